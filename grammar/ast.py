@@ -1,0 +1,747 @@
+"""The typed AST of the rules language: one pydantic class per construct.
+
+Every node carries a required ``kind`` tag (so the JSON Schema lists it as required and unions
+discriminate on it) and an optional ``span``. Spans are left out of the document that is checked
+against the JSON Schema (they are large and carry no meaning for validity).
+"""
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Span(BaseModel):
+    """Where a node was written: 1-based line and column, end exclusive."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+class Node(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    span: Span | None = None
+
+
+class Meta(BaseModel):
+    """Citations of the rulebook and the assumption, if any, that a declaration rests on."""
+
+    model_config = ConfigDict(extra="forbid")
+    cite: list[str] = []
+    assumed: str | None = None
+
+
+# ------------------------------------------------------------------------------------ types
+class NamedType(Node):
+    kind: Literal["named_type"]
+    name: str
+
+
+class OptionalType(Node):
+    kind: Literal["optional_type"]
+    name: str
+
+
+class ListType(Node):
+    kind: Literal["list_type"]
+    element: TypeExpr
+
+
+class DeckType(Node):
+    kind: Literal["deck_type"]
+    element: TypeExpr
+
+
+class GridType(Node):
+    kind: Literal["grid_type"]
+    rows: int
+    columns: int
+    element: TypeExpr
+
+
+TypeExpr = Annotated[
+    Union[NamedType, OptionalType, ListType, DeckType, GridType], Field(discriminator="kind")
+]
+"""A type written in a declaration: ``int``, ``Card?``, ``list of Card``, ``grid 3 by 5 of Card?``."""
+
+
+# ------------------------------------------------------------------------------ expressions
+class IntLit(Node):
+    kind: Literal["int"]
+    value: int
+
+
+class StrLit(Node):
+    kind: Literal["str"]
+    value: str
+
+
+class TextPart(Node):
+    kind: Literal["text_part"]
+    text: str
+
+
+class ExprPart(Node):
+    kind: Literal["expr_part"]
+    expr: Expr
+
+
+class Template(Node):
+    """A string with ``{expression}`` holes, used by labels and log lines."""
+
+    kind: Literal["template"]
+    parts: list[Annotated[Union[TextPart, ExprPart], Field(discriminator="kind")]]
+
+
+class BoolLit(Node):
+    kind: Literal["bool"]
+    value: bool
+
+
+class NoneLit(Node):
+    kind: Literal["none"]
+
+
+class Name(Node):
+    kind: Literal["name"]
+    id: str
+
+
+class FieldAccess(Node):
+    kind: Literal["field"]
+    obj: Expr
+    name: str
+
+
+class Index(Node):
+    kind: Literal["index"]
+    obj: Expr
+    indices: list[Expr]
+
+
+class Call(Node):
+    kind: Literal["call"]
+    func: str
+    args: list[Expr]
+
+
+class Unary(Node):
+    kind: Literal["unary"]
+    op: Literal["-", "not"]
+    operand: Expr
+
+
+BinaryOp = Literal[
+    "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or", ".."
+]
+
+
+class Binary(Node):
+    kind: Literal["binary"]
+    op: BinaryOp
+    left: Expr
+    right: Expr
+
+
+class Conditional(Node):
+    kind: Literal["conditional"]
+    test: Expr
+    then: Expr
+    otherwise: Expr
+
+
+class ListLit(Node):
+    kind: Literal["list"]
+    items: list[Expr]
+
+
+class Binding(Node):
+    """``NAME in EXPR``: a name that takes each value of a list in turn."""
+
+    kind: Literal["binding"]
+    name: str
+    source: Expr
+
+
+class ListComp(Node):
+    kind: Literal["list_comp"]
+    element: Expr
+    binding: Binding
+    where: Expr | None = None
+
+
+class Aggregate(Node):
+    """``sum(e for x in xs where c)``, also ``max`` and ``min``."""
+
+    kind: Literal["aggregate"]
+    func: Literal["sum", "max", "min"]
+    element: Expr
+    binding: Binding
+    where: Expr | None = None
+
+
+class Quantifier(Node):
+    """``count(x in xs where c)``, also ``any``, ``all``, ``first``, ``filter``."""
+
+    kind: Literal["quantifier"]
+    func: Literal["count", "any", "all", "first", "filter"]
+    binding: Binding
+    where: Expr | None = None
+
+
+class SortKey(Node):
+    kind: Literal["sort_key"]
+    expr: Expr
+    descending: bool = False
+
+
+class RandomKey(Node):
+    kind: Literal["random_key"]
+
+
+AnySortKey = Annotated[Union[SortKey, RandomKey], Field(discriminator="kind")]
+
+
+class Sort(Node):
+    kind: Literal["sort"]
+    binding: Binding
+    keys: list[AnySortKey]
+
+
+class MatchCase(Node):
+    kind: Literal["case"]
+    value: Expr | None  # None: the ``else`` case
+    result: Expr
+
+
+class Match(Node):
+    kind: Literal["match"]
+    subject: Expr
+    cases: list[MatchCase]
+
+
+class FieldInit(Node):
+    kind: Literal["field_init"]
+    name: str
+    value: Expr
+
+
+class RecordLit(Node):
+    kind: Literal["record_lit"]
+    record: str
+    fields: list[FieldInit]
+
+
+Expr = Annotated[
+    Union[
+        IntLit, StrLit, Template, BoolLit, NoneLit, Name, FieldAccess, Index, Call, Unary,
+        Binary, Conditional, ListLit, ListComp, Aggregate, Quantifier, Sort, Match, RecordLit,
+    ],
+    Field(discriminator="kind"),
+]
+"""Any expression: it computes a value and changes nothing."""
+
+
+# ------------------------------------------------------------------------------- statements
+class Let(Node):
+    kind: Literal["let"]
+    name: str
+    value: Expr
+
+
+class Set(Node):
+    kind: Literal["set"]
+    target: Expr
+    value: Expr
+
+
+class Change(Node):
+    kind: Literal["change"]
+    op: Literal["increase", "decrease"]
+    target: Expr
+    amount: Expr
+
+
+class Move(Node):
+    kind: Literal["move"]
+    what: Literal["one", "all", "top"]
+    item: Expr | None = None  # the item (one) or how many (top)
+    source: Expr
+    dest: Expr
+    place: Literal["top", "bottom"] = "top"
+
+
+class Shuffle(Node):
+    kind: Literal["shuffle"]
+    target: Expr
+
+
+class Branch(Node):
+    kind: Literal["branch"]
+    test: Expr
+    body: list[Stmt]
+
+
+class If(Node):
+    kind: Literal["if"]
+    branches: list[Branch]
+    otherwise: list[Stmt] | None = None
+    meta: Meta = Meta()
+
+
+class For(Node):
+    kind: Literal["for"]
+    binding: Binding
+    where: Expr | None = None
+    body: list[Stmt]
+
+
+class Repeat(Node):
+    kind: Literal["repeat"]
+    count: Expr
+    body: list[Stmt]
+
+
+class While(Node):
+    kind: Literal["while"]
+    test: Expr
+    body: list[Stmt]
+
+
+class Option(Node):
+    kind: Literal["option"]
+    name: str
+    bindings: list[Binding] = []
+    where: Expr | None = None
+    label: Template | None = None
+    body: list[Stmt]
+
+
+class Choose(Node):
+    """A decision point: the player picks one legal option; ``optional`` adds "skip"."""
+
+    kind: Literal["choose"]
+    player: Expr
+    prompt: Template | None = None
+    optional: bool = False
+    options: list[Option]
+    otherwise: list[Stmt] | None = None
+    meta: Meta = Meta()
+
+
+class Simultaneously(Node):
+    kind: Literal["simultaneously"]
+    binding: Binding
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+class Turns(Node):
+    """Players act one at a time in the given order, skipping those who passed, until all passed."""
+
+    kind: Literal["turns"]
+    binding: Binding
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+class Phase(Node):
+    kind: Literal["phase"]
+    name: str
+    when: Expr | None = None
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+class Step(Node):
+    """A named part of a block that a variant can replace or extend."""
+
+    kind: Literal["step"]
+    name: str
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+class Rounds(Node):
+    kind: Literal["rounds"]
+    mode: Literal["forever", "until", "count"]
+    expr: Expr | None = None
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+class Turn(Node):
+    kind: Literal["turn"]
+    player: Expr
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+class EndGame(Node):
+    kind: Literal["end_game"]
+
+
+class Stop(Node):
+    kind: Literal["stop"]
+
+
+class Pass(Node):
+    kind: Literal["pass"]
+
+
+class Log(Node):
+    kind: Literal["log"]
+    message: Template
+
+
+class Reveal(Node):
+    kind: Literal["reveal"]
+    target: Expr
+    to: Expr | None = None
+
+
+class Hide(Node):
+    kind: Literal["hide"]
+    target: Expr
+
+
+class Trigger(Node):
+    kind: Literal["trigger"]
+    event: str
+    args: list[Expr]
+
+
+class Award(Node):
+    """Rank players by keys and give the amounts in order; ``ties`` says how equal ranks share."""
+
+    kind: Literal["award"]
+    amounts: Expr
+    binding: Binding
+    where: Expr | None = None
+    keys: list[AnySortKey]
+    ties: Literal["share", "none", "all", "split"]
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+class CallProcedure(Node):
+    kind: Literal["do"]
+    name: str
+    args: list[Expr]
+
+
+class Require(Node):
+    kind: Literal["require"]
+    test: Expr
+    message: Template
+
+
+Stmt = Annotated[
+    Union[
+        Let, Set, Change, Move, Shuffle, If, For, Repeat, While, Choose, Simultaneously, Turns,
+        Phase, Step, Rounds, Turn, EndGame, Stop, Pass, Log, Reveal, Hide, Trigger, Award,
+        CallProcedure, Require,
+    ],
+    Field(discriminator="kind"),
+]
+"""Any statement: something the game does."""
+
+
+# ----------------------------------------------------------------------------- declarations
+class GameHeader(Node):
+    kind: Literal["game"]
+    title: str
+    min_players: int
+    max_players: int
+    source: str | None = None
+    meta: Meta = Meta()
+
+
+class VariantHeader(Node):
+    kind: Literal["variant"]
+    title: str
+    extends: str
+    min_players: int | None = None
+    max_players: int | None = None
+    source: str | None = None
+    meta: Meta = Meta()
+
+
+class EnumMember(Node):
+    kind: Literal["enum_member"]
+    name: str
+    label: str | None = None
+
+
+class EnumDecl(Node):
+    kind: Literal["enum"]
+    name: str
+    members: list[EnumMember]
+    meta: Meta = Meta()
+
+
+class FieldDecl(Node):
+    kind: Literal["field_decl"]
+    name: str
+    type: TypeExpr
+
+
+class RecordDecl(Node):
+    kind: Literal["record"]
+    name: str
+    fields: list[FieldDecl]
+    meta: Meta = Meta()
+
+
+Literal_ = Union[int, str, bool, None]
+
+
+class TableRow(Node):
+    kind: Literal["row"]
+    values: list[Literal_]
+
+
+class TableDecl(Node):
+    """A catalogue: the actual components, one row per kind, with an optional ``count`` column."""
+
+    kind: Literal["table"]
+    name: str
+    record: str
+    columns: list[str]
+    rows: list[TableRow]
+    meta: Meta = Meta()
+
+
+class ConstDecl(Node):
+    kind: Literal["const"]
+    name: str
+    value: Expr
+    meta: Meta = Meta()
+
+
+class StateDecl(Node):
+    kind: Literal["state"]
+    scope: Literal["global", "player"]
+    name: str
+    type: TypeExpr
+    initial: Expr | None = None
+    visibility: Literal["public", "owner", "secret"] = "public"
+    at_least: Expr | None = None
+    at_most: Expr | None = None
+    stacked: bool = False
+    meta: Meta = Meta()
+
+
+class DefineDecl(Node):
+    kind: Literal["define"]
+    name: str
+    params: list[str]
+    body: Expr
+    meta: Meta = Meta()
+
+
+class ProcedureDecl(Node):
+    kind: Literal["procedure"]
+    name: str
+    params: list[str]
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+class SetupDecl(Node):
+    kind: Literal["setup"]
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+class PlayDecl(Node):
+    kind: Literal["play"]
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+class ScoringDecl(Node):
+    kind: Literal["scoring"]
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+class WinnerDecl(Node):
+    kind: Literal["winner"]
+    binding: Binding
+    keys: list[AnySortKey]
+    meta: Meta = Meta()
+
+
+class ReactionDecl(Node):
+    kind: Literal["reaction"]
+    name: str
+    bindings: list[Binding]
+    condition: Expr
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+class EventDecl(Node):
+    kind: Literal["event"]
+    name: str
+    params: list[str]
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+class ModifierDecl(Node):
+    kind: Literal["modifier"]
+    name: str
+    target: str
+    params: list[str]
+    op: Literal["+=", "-=", "*=", ":="]
+    value: Expr
+    when: Expr | None = None
+    meta: Meta = Meta()
+
+
+class Policy(Node):
+    kind: Literal["policy"]
+    option: str
+    keys: list[AnySortKey] = []
+
+
+class AutomatonDecl(Node):
+    kind: Literal["automaton"]
+    name: str
+    policies: list[Policy]
+    meta: Meta = Meta()
+
+
+class InvariantDecl(Node):
+    kind: Literal["invariant"]
+    name: str
+    description: str
+    test: Expr
+    meta: Meta = Meta()
+
+
+Declaration = Annotated[
+    Union[
+        EnumDecl, RecordDecl, TableDecl, ConstDecl, StateDecl, DefineDecl, ProcedureDecl,
+        SetupDecl, PlayDecl, ScoringDecl, WinnerDecl, ReactionDecl, EventDecl, ModifierDecl,
+        AutomatonDecl, InvariantDecl,
+    ],
+    Field(discriminator="kind"),
+]
+"""Anything declared at the top level of a rules file."""
+
+
+class Override(Node):
+    """``override <declaration>``: a variant replaces the base game's declaration of that name."""
+
+    kind: Literal["override"]
+    declaration: Declaration
+
+
+class StepPatch(Node):
+    """``override/before/after step NAME {...}``: a variant changes one named step."""
+
+    kind: Literal["step_patch"]
+    mode: Literal["override", "before", "after"]
+    step: str
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+# -------------------------------------------------------------------------------- scenarios
+class ScRuleset(Node):
+    kind: Literal["sc_ruleset"]
+    path: str
+
+
+class ScPlayers(Node):
+    kind: Literal["sc_players"]
+    count: int
+
+
+class ScSeed(Node):
+    kind: Literal["sc_seed"]
+    seed: int
+
+
+class ScGiven(Node):
+    kind: Literal["sc_given"]
+    body: list[Stmt]
+
+
+class ScChoose(Node):
+    kind: Literal["sc_choose"]
+    player: Expr
+    option: str
+
+
+class ScRefuse(Node):
+    kind: Literal["sc_refuse"]
+    player: Expr
+    option: str
+
+
+class ScExpect(Node):
+    kind: Literal["sc_expect"]
+    test: Expr
+    message: str | None = None
+
+
+class ScExpectOption(Node):
+    kind: Literal["sc_expect_option"]
+    player: Expr
+    option: str
+    present: bool
+
+
+class ScExpectLog(Node):
+    kind: Literal["sc_expect_log"]
+    text: str
+
+
+class ScExpectError(Node):
+    kind: Literal["sc_expect_error"]
+    text: str
+
+
+class ScPlayToEnd(Node):
+    kind: Literal["sc_play_to_end"]
+    agent: str
+
+
+ScenarioItem = Annotated[
+    Union[
+        ScRuleset, ScPlayers, ScSeed, ScGiven, ScChoose, ScRefuse, ScExpect, ScExpectOption,
+        ScExpectLog, ScExpectError, ScPlayToEnd,
+    ],
+    Field(discriminator="kind"),
+]
+
+
+class Scenario(Node):
+    """A test written in the language: set up a game, make decisions, check expectations."""
+
+    kind: Literal["scenario"]
+    name: str
+    items: list[ScenarioItem]
+    meta: Meta = Meta()
+
+
+class Program(Node):
+    """One rules file."""
+
+    kind: Literal["program"]
+    header: Annotated[Union[GameHeader, VariantHeader], Field(discriminator="kind")] | None = None
+    declarations: list[Declaration] = []
+    overrides: list[Annotated[Union[Override, StepPatch], Field(discriminator="kind")]] = []
+    scenarios: list[Scenario] = []
+
+
+for _model in list(globals().values()):
+    if isinstance(_model, type) and issubclass(_model, BaseModel) and _model is not BaseModel:
+        _model.model_rebuild()

@@ -1,0 +1,901 @@
+"""From text to the typed AST: read, check limits, parse with Lark (LALR), build pydantic nodes.
+
+Every failure becomes a ``Diagnostic``; nothing a user writes can raise a Python traceback.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.visitors import Transformer_NonRecursive
+
+from ..validator.diagnostics import Diagnostic, DiagnosticError
+from . import ast as A
+from .syntax_errors import describe_syntax_error
+
+MAX_FILE_BYTES = 1_000_000
+MAX_NESTING = 64
+MAX_TREE_DEPTH = 120
+
+GRAMMAR_FILE = Path(__file__).with_name("rules.lark")
+
+
+class _BracketNewlines:
+    """Newlines end statements, except inside ( ) and [ ] where an expression may span lines."""
+
+    always_accept = ("_NL",)
+
+    def process(self, stream):
+        depth = 0
+        for tok in stream:
+            if tok.type in ("LPAR", "LSQB"):
+                depth += 1
+            elif tok.type in ("RPAR", "RSQB"):
+                depth = max(0, depth - 1)
+            if tok.type == "_NL" and depth > 0:
+                continue
+            yield tok
+
+
+@lru_cache(maxsize=1)
+def lark_parser() -> Lark:
+    return Lark(
+        GRAMMAR_FILE.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        postlex=_BracketNewlines(),
+        start=["start", "expr"],
+        cache=False,
+    )
+
+
+# ------------------------------------------------------------------------------- helpers
+def _span(meta) -> A.Span | None:
+    if meta is None or getattr(meta, "empty", True):
+        return None
+    return A.Span(
+        line=meta.line, column=meta.column, end_line=meta.end_line, end_column=meta.end_column
+    )
+
+
+def _tok_span(tok: Token) -> A.Span:
+    return A.Span(
+        line=tok.line, column=tok.column, end_line=tok.end_line or tok.line,
+        end_column=tok.end_column or tok.column,
+    )
+
+
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "\\{", "}": "\\}"}
+
+
+class _Block(list):
+    """A list of statements (distinguishable from other children)."""
+
+
+class _Bindings(list):
+    pass
+
+
+class _MetaItem(tuple):
+    pass
+
+
+class _Keys(list):
+    pass
+
+
+def unescape(tok: Token) -> str:
+    body = tok[1:-1]
+    out = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            if nxt == "u" and i + 2 < len(body) and body[i + 2] == "{":
+                end = body.find("}", i + 3)
+                if end != -1:
+                    code = body[i + 3 : end]
+                    try:
+                        out.append(chr(int(code, 16)))
+                    except (ValueError, OverflowError):
+                        raise _BuildError("E0104", f"invalid unicode escape `\\u{{{code}}}`", tok,
+                                          "write \\u{XXXX} with 1 to 6 hexadecimal digits")
+                    i = end + 1
+                    continue
+            if nxt in _ESCAPES:
+                out.append(_ESCAPES[nxt])
+                i += 2
+                continue
+            raise _BuildError("E0104", f"unknown escape `\\{nxt}` in a string", tok,
+                              'use \\n, \\t, \\", \\\\, \\{, \\} or \\u{XXXX}')
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+class _BuildError(Exception):
+    def __init__(self, code, message, tok, hint=None):
+        self.code, self.message, self.tok, self.hint = code, message, tok, hint
+
+
+def _plain(s: str) -> str:
+    return s.replace("\\{", "{").replace("\\}", "}")
+
+
+def make_template(tok: Token) -> A.Template:
+    """Split a string into text and ``{expression}`` parts."""
+    raw = unescape(tok)
+    parts: list = []
+    buf = ""
+    i = 0
+    while i < len(raw):
+        if raw.startswith("\\{", i) or raw.startswith("\\}", i):
+            buf += raw[i + 1]
+            i += 2
+            continue
+        ch = raw[i]
+        if ch == "{":
+            end = raw.find("}", i)
+            if end == -1:
+                raise _BuildError("E0105", "a `{` in this string is never closed", tok,
+                                  "close the hole with `}` or write `\\{` for a literal brace")
+            source = raw[i + 1 : end]
+            if buf:
+                parts.append(A.TextPart(kind="text_part", text=buf, span=_tok_span(tok)))
+                buf = ""
+            try:
+                tree = lark_parser().parse(source, start="expr")
+                expr = _Builder().transform(tree)
+            except UnexpectedInput:
+                raise _BuildError("E0105", f"`{{{source}}}` in this string is not an expression",
+                                  tok, "write a valid expression between the braces")
+            _respan(expr, tok)
+            parts.append(A.ExprPart(kind="expr_part", expr=expr, span=_tok_span(tok)))
+            i = end + 1
+            continue
+        buf += ch
+        i += 1
+    if buf or not parts:
+        parts.append(A.TextPart(kind="text_part", text=buf, span=_tok_span(tok)))
+    return A.Template(kind="template", parts=parts, span=_tok_span(tok))
+
+
+def _respan(node, tok):
+    """Expressions inside a string are located at the string itself."""
+    for n in _walk(node):
+        n.span = _tok_span(tok)
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Node):
+            yield n
+            for name in type(n).model_fields:
+                stack.append(getattr(n, name))
+        elif isinstance(n, list):
+            stack.extend(n)
+
+
+def _split_meta(children):
+    cite, assumed, rest = [], None, []
+    for c in children:
+        if isinstance(c, _MetaItem):
+            if c[0] == "cite":
+                cite.append(c[1])
+            else:
+                assumed = c[1]
+        else:
+            rest.append(c)
+    return A.Meta(cite=cite, assumed=assumed), rest
+
+
+def _name(tok) -> str:
+    return str(tok)
+
+
+def _lit_value(node):
+    if isinstance(node, A.IntLit):
+        return node.value
+    if isinstance(node, A.StrLit):
+        return node.value
+    if isinstance(node, A.Template):
+        return "".join(p.text for p in node.parts if isinstance(p, A.TextPart))
+    if isinstance(node, A.BoolLit):
+        return node.value
+    return None
+
+
+class _Builder(Transformer_NonRecursive):
+    """Turns Lark's parse tree into AST nodes. One method per grammar rule (Lark dispatches)."""
+
+    def __default__(self, data, children, meta):
+        raise _BuildError("E0199", f"internal: no builder for `{data}`", None)
+
+    def _call_userfunc(self, tree, new_children=None):
+        children = new_children if new_children is not None else tree.children
+        f = getattr(self, tree.data, None)
+        if f is None:
+            return self.__default__(tree.data, children, tree.meta)
+        return f(children, tree.meta)
+
+    # --- top level
+    def start(self, c, m):
+        prog = A.Program(kind="program", span=_span(m))
+        for item in c:
+            if item is None:
+                continue
+            if isinstance(item, (A.GameHeader, A.VariantHeader)):
+                if prog.header is not None:
+                    raise _BuildError("E0110", "a file has only one `game` or `variant` header",
+                                      None, "remove the second header")
+                prog.header = item
+            elif isinstance(item, (A.Override, A.StepPatch)):
+                prog.overrides.append(item)
+            elif isinstance(item, A.Scenario):
+                prog.scenarios.append(item)
+            else:
+                prog.declarations.append(item)
+        return prog
+
+    def header(self, c, m):
+        return c[0]
+
+    def _header_fields(self, fields):
+        out = {}
+        for f in fields:
+            out[f[0]] = f[1]
+        return out
+
+    def game_header(self, c, m):
+        meta, rest = _split_meta(c)
+        title = unescape(rest[0])
+        f = self._header_fields(rest[1:])
+        lo, hi = f.get("players", (None, None))
+        if lo is None:
+            raise _BuildError("E0111", "the game header must say how many players: `players 3 to 5`",
+                              rest[0], "add a line `players N` or `players N to M` in the header")
+        return A.GameHeader(kind="game", title=title, min_players=lo, max_players=hi,
+                            source=f.get("source"), meta=meta, span=_span(m))
+
+    def variant_header(self, c, m):
+        meta, rest = _split_meta(c)
+        f = self._header_fields(rest[2:])
+        lo, hi = f.get("players", (None, None))
+        return A.VariantHeader(kind="variant", title=unescape(rest[0]), extends=unescape(rest[1]),
+                               min_players=lo, max_players=hi, source=f.get("source"), meta=meta,
+                               span=_span(m))
+
+    def players_field(self, c, m):
+        lo = int(c[0])
+        hi = int(c[1]) if c[1] is not None else lo
+        return ("players", (lo, hi))
+
+    def source_field(self, c, m):
+        return ("source", unescape(c[0]))
+
+    def cite_clause(self, c, m):
+        return _MetaItem(("cite", unescape(c[0])))
+
+    def assumed_clause(self, c, m):
+        return _MetaItem(("assumed", unescape(c[0])))
+
+    # --- declarations
+    def enum_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.EnumDecl(kind="enum", name=_name(rest[0]), members=rest[1:], meta=meta,
+                          span=_span(m))
+
+    def enum_member(self, c, m):
+        return A.EnumMember(kind="enum_member", name=_name(c[0]),
+                            label=unescape(c[1]) if c[1] is not None else None, span=_span(m))
+
+    def record_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.RecordDecl(kind="record", name=_name(rest[0]), fields=rest[1:], meta=meta,
+                            span=_span(m))
+
+    def field_decl(self, c, m):
+        return A.FieldDecl(kind="field_decl", name=_name(c[0]), type=c[1], span=_span(m))
+
+    def table_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        name, record, header, *rows = rest
+        for row in rows:
+            if len(row.values) != len(header):
+                raise _BuildError(
+                    "E0120",
+                    f"this row has {len(row.values)} values but the table has {len(header)} columns",
+                    _RowTok(row), f"give one value for each column: {' | '.join(header)}")
+        return A.TableDecl(kind="table", name=_name(name), record=_name(record), columns=header,
+                           rows=rows, meta=meta, span=_span(m))
+
+    def table_header(self, c, m):
+        return [_name(t) for t in c]
+
+    def table_row(self, c, m):
+        return A.TableRow(kind="row", values=[_lit_value(v) for v in c], span=_span(m))
+
+    def const_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.ConstDecl(kind="const", name=_name(rest[0]), value=rest[1], meta=meta,
+                           span=_span(m))
+
+    def state_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        scope, name, typ, initial, *opts = rest
+        kw = {}
+        for o in opts:
+            kw[o[0]] = o[1]
+        return A.StateDecl(kind="state", scope=str(scope), name=_name(name), type=typ,
+                           initial=initial, meta=meta, span=_span(m), **kw)
+
+    def visibility_option(self, c, m):
+        return ("visibility", str(c[0]))
+
+    def min_option(self, c, m):
+        return ("at_least", c[0])
+
+    def max_option(self, c, m):
+        return ("at_most", c[0])
+
+    def stacked_option(self, c, m):
+        return ("stacked", True)
+
+    def params(self, c, m):
+        return [_name(t) for t in c]
+
+    def define_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.DefineDecl(kind="define", name=_name(rest[0]), params=rest[1] or [],
+                            body=rest[2], meta=meta, span=_span(m))
+
+    def procedure_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.ProcedureDecl(kind="procedure", name=_name(rest[0]), params=rest[1] or [],
+                               body=rest[2], meta=meta, span=_span(m))
+
+    def setup_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.SetupDecl(kind="setup", body=rest[0], meta=meta, span=_span(m))
+
+    def play_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.PlayDecl(kind="play", body=rest[0], meta=meta, span=_span(m))
+
+    def scoring_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.ScoringDecl(kind="scoring", body=rest[0], meta=meta, span=_span(m))
+
+    def winner_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.WinnerDecl(kind="winner", binding=rest[0], keys=rest[1:], meta=meta,
+                            span=_span(m))
+
+    def reaction_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.ReactionDecl(kind="reaction", name=_name(rest[0]), bindings=rest[1],
+                              condition=rest[2], body=rest[3], meta=meta, span=_span(m))
+
+    def event_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.EventDecl(kind="event", name=_name(rest[0]), params=rest[1] or [], body=rest[2],
+                           meta=meta, span=_span(m))
+
+    def modifier_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        name, target, params, op, value, when = rest
+        return A.ModifierDecl(kind="modifier", name=_name(name), target=_name(target),
+                              params=params or [], op=str(op), value=value, when=when,
+                              meta=meta, span=_span(m))
+
+    def automaton_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.AutomatonDecl(kind="automaton", name=_name(rest[0]), policies=rest[1:],
+                               meta=meta, span=_span(m))
+
+    def policy(self, c, m):
+        return A.Policy(kind="policy", option=_name(c[0]), keys=[k for k in c[1:] if k is not None],
+                        span=_span(m))
+
+    def invariant_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.InvariantDecl(kind="invariant", name=_name(rest[0]),
+                               description=unescape(rest[1]), test=rest[2], meta=meta,
+                               span=_span(m))
+
+    def override_decl(self, c, m):
+        return A.Override(kind="override", declaration=c[0], span=_span(m))
+
+    def _step_patch(self, mode, c, m):
+        meta, rest = _split_meta(c)
+        return A.StepPatch(kind="step_patch", mode=mode, step=_name(rest[0]), body=rest[1],
+                           meta=meta, span=_span(m))
+
+    def override_step(self, c, m):
+        return self._step_patch("override", c, m)
+
+    def before_step(self, c, m):
+        return self._step_patch("before", c, m)
+
+    def after_step(self, c, m):
+        return self._step_patch("after", c, m)
+
+    # --- types
+    def named_type(self, c, m):
+        return A.NamedType(kind="named_type", name=_name(c[0]), span=_span(m))
+
+    def optional_type(self, c, m):
+        return A.OptionalType(kind="optional_type", name=_name(c[0]), span=_span(m))
+
+    def list_type(self, c, m):
+        return A.ListType(kind="list_type", element=c[0], span=_span(m))
+
+    def deck_type(self, c, m):
+        return A.DeckType(kind="deck_type", element=c[0], span=_span(m))
+
+    def grid_type(self, c, m):
+        return A.GridType(kind="grid_type", rows=int(c[0]), columns=int(c[1]), element=c[2],
+                          span=_span(m))
+
+    # --- statements
+    def block(self, c, m):
+        return _Block(x for x in c if x is not None)
+
+    def let_stmt(self, c, m):
+        return A.Let(kind="let", name=_name(c[0]), value=c[1], span=_span(m))
+
+    def set_stmt(self, c, m):
+        return A.Set(kind="set", target=c[0], value=c[1], span=_span(m))
+
+    def change_stmt(self, c, m):
+        return A.Change(kind="change", op=str(c[0]), target=c[1], amount=c[2], span=_span(m))
+
+    def move_stmt(self, c, m):
+        what, item = c[0]
+        place = str(c[3]) if c[3] is not None else "top"
+        return A.Move(kind="move", what=what, item=item, source=c[1], dest=c[2], place=place,
+                      span=_span(m))
+
+    def move_all(self, c, m):
+        return ("all", None)
+
+    def move_one(self, c, m):
+        return ("one", c[0])
+
+    def move_top(self, c, m):
+        return ("top", c[0])
+
+    def shuffle_stmt(self, c, m):
+        return A.Shuffle(kind="shuffle", target=c[0], span=_span(m))
+
+    def if_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        branches = [A.Branch(kind="branch", test=rest[0], body=rest[1], span=_span(m))]
+        otherwise = None
+        i = 2
+        while i < len(rest):
+            if isinstance(rest[i], _Block):
+                otherwise = rest[i]
+                i += 1
+            else:
+                branches.append(A.Branch(kind="branch", test=rest[i], body=rest[i + 1],
+                                         span=rest[i].span))
+                i += 2
+        return A.If(kind="if", branches=branches, otherwise=otherwise, meta=meta, span=_span(m))
+
+    def for_stmt(self, c, m):
+        binding, where, body = c
+        return A.For(kind="for", binding=binding, where=where, body=body, span=_span(m))
+
+    def repeat_stmt(self, c, m):
+        return A.Repeat(kind="repeat", count=c[0], body=c[1], span=_span(m))
+
+    def while_stmt(self, c, m):
+        return A.While(kind="while", test=c[0], body=c[1], span=_span(m))
+
+    def choose_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        player = rest[0]
+        prompt, optional, options, otherwise = None, False, [], None
+        for x in rest[1:]:
+            if isinstance(x, Token) and x.type == "STRING":
+                prompt = make_template(x)
+            elif isinstance(x, Token) and x.type == "OPTIONAL":
+                optional = True
+            elif isinstance(x, A.Option):
+                options.append(x)
+            elif isinstance(x, tuple) and x and x[0] == "otherwise":
+                otherwise = x[1]
+        return A.Choose(kind="choose", player=player, prompt=prompt, optional=optional,
+                        options=options, otherwise=otherwise, meta=meta, span=_span(m))
+
+    def option(self, c, m):
+        name, bindings, where, label, body = c
+        return A.Option(kind="option", name=_name(name), bindings=list(bindings or []),
+                        where=where, label=make_template(label) if label is not None else None,
+                        body=body, span=_span(m))
+
+    def otherwise(self, c, m):
+        return ("otherwise", c[0])
+
+    def simultaneous_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.Simultaneously(kind="simultaneously", binding=rest[0], body=rest[1], meta=meta,
+                                span=_span(m))
+
+    def turns_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.Turns(kind="turns", binding=rest[0], body=rest[1], meta=meta, span=_span(m))
+
+    def phase_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.Phase(kind="phase", name=_name(rest[0]), when=rest[1], body=rest[2], meta=meta,
+                       span=_span(m))
+
+    def step_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.Step(kind="step", name=_name(rest[0]), body=rest[1], meta=meta, span=_span(m))
+
+    def rounds_forever(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.Rounds(kind="rounds", mode="forever", body=rest[0], meta=meta, span=_span(m))
+
+    def rounds_until(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.Rounds(kind="rounds", mode="until", expr=rest[0], body=rest[1], meta=meta,
+                        span=_span(m))
+
+    def rounds_count(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.Rounds(kind="rounds", mode="count", expr=rest[0], body=rest[1], meta=meta,
+                        span=_span(m))
+
+    def turn_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.Turn(kind="turn", player=rest[0], body=rest[1], meta=meta, span=_span(m))
+
+    def end_stmt(self, c, m):
+        return A.EndGame(kind="end_game", span=_span(m))
+
+    def stop_stmt(self, c, m):
+        return A.Stop(kind="stop", span=_span(m))
+
+    def pass_stmt(self, c, m):
+        return A.Pass(kind="pass", span=_span(m))
+
+    def log_stmt(self, c, m):
+        return A.Log(kind="log", message=make_template(c[0]), span=_span(m))
+
+    def reveal_stmt(self, c, m):
+        return A.Reveal(kind="reveal", target=c[0], to=c[1], span=_span(m))
+
+    def hide_stmt(self, c, m):
+        return A.Hide(kind="hide", target=c[0], span=_span(m))
+
+    def trigger_stmt(self, c, m):
+        return A.Trigger(kind="trigger", event=_name(c[0]), args=c[1] or [], span=_span(m))
+
+    def award_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        amounts, binding, where, *tail = rest
+        keys = [k for k in tail if isinstance(k, (A.SortKey, A.RandomKey))]
+        ties = next(str(t) for t in tail if isinstance(t, Token))
+        body = tail[-1]
+        return A.Award(kind="award", amounts=amounts, binding=binding, where=where, keys=keys,
+                       ties=ties, body=body, meta=meta, span=_span(m))
+
+    def call_stmt(self, c, m):
+        return A.CallProcedure(kind="do", name=_name(c[0]), args=c[1] or [], span=_span(m))
+
+    def require_stmt(self, c, m):
+        return A.Require(kind="require", test=c[0], message=make_template(c[1]), span=_span(m))
+
+    def bindings(self, c, m):
+        return _Bindings(c)
+
+    def binding(self, c, m):
+        return A.Binding(kind="binding", name=_name(c[0]), source=c[1], span=_span(m))
+
+    # --- expressions
+    def cond_expr(self, c, m):
+        return A.Conditional(kind="conditional", test=c[0], then=c[1], otherwise=c[2],
+                             span=_span(m))
+
+    def _bin(self, op, left, right, m):
+        return A.Binary(kind="binary", op=op, left=left, right=right, span=_span(m))
+
+    def or_(self, c, m):
+        return self._bin("or", c[0], c[1], m)
+
+    def and_(self, c, m):
+        return self._bin("and", c[0], c[1], m)
+
+    def not_(self, c, m):
+        return A.Unary(kind="unary", op="not", operand=c[0], span=_span(m))
+
+    def compare_(self, c, m):
+        return self._bin(str(c[1]), c[0], c[2], m)
+
+    def not_in(self, c, m):
+        return self._bin("not in", c[0], c[1], m)
+
+    def range_(self, c, m):
+        return self._bin("..", c[0], c[1], m)
+
+    def arith(self, c, m):
+        return self._bin(str(c[1]), c[0], c[2], m)
+
+    def neg(self, c, m):
+        if isinstance(c[0], A.IntLit):
+            return A.IntLit(kind="int", value=-c[0].value, span=_span(m))
+        return A.Unary(kind="unary", op="-", operand=c[0], span=_span(m))
+
+    def field(self, c, m):
+        return A.FieldAccess(kind="field", obj=c[0], name=_name(c[1]), span=_span(m))
+
+    def index(self, c, m):
+        return A.Index(kind="index", obj=c[0], indices=[x for x in c[1:] if x is not None],
+                       span=_span(m))
+
+    def call(self, c, m):
+        return A.Call(kind="call", func=_name(c[0]), args=c[1] or [], span=_span(m))
+
+    def aggregate_call(self, c, m):
+        return A.Call(kind="call", func=str(c[0]), args=c[1] or [], span=_span(m))
+
+    def name(self, c, m):
+        return A.Name(kind="name", id=_name(c[0]), span=_span(m))
+
+    def list_lit(self, c, m):
+        return A.ListLit(kind="list", items=[x for x in c if x is not None], span=_span(m))
+
+    def list_comp(self, c, m):
+        return A.ListComp(kind="list_comp", element=c[0], binding=c[1], where=c[2], span=_span(m))
+
+    def aggregate(self, c, m):
+        return A.Aggregate(kind="aggregate", func=str(c[0]), element=c[1], binding=c[2],
+                           where=c[3], span=_span(m))
+
+    def quantifier(self, c, m):
+        return A.Quantifier(kind="quantifier", func=str(c[0]), binding=c[1], where=c[2],
+                            span=_span(m))
+
+    def sort(self, c, m):
+        return A.Sort(kind="sort", binding=c[0], keys=c[1:], span=_span(m))
+
+    def match(self, c, m):
+        return A.Match(kind="match", subject=c[0], cases=c[1:], span=_span(m))
+
+    def case(self, c, m):
+        if len(c) == 1:
+            return A.MatchCase(kind="case", value=None, result=c[0], span=_span(m))
+        return A.MatchCase(kind="case", value=c[0], result=c[1], span=_span(m))
+
+    def field_init(self, c, m):
+        return A.FieldInit(kind="field_init", name=_name(c[0]), value=c[1], span=_span(m))
+
+    def record_lit(self, c, m):
+        return A.RecordLit(kind="record_lit", record=_name(c[0]),
+                           fields=[f for f in c[1:] if f is not None], span=_span(m))
+
+    def args(self, c, m):
+        return list(c)
+
+    def key(self, c, m):
+        return A.SortKey(kind="sort_key", expr=c[0],
+                         descending=c[1] is not None and str(c[1]) == "descending", span=_span(m))
+
+    def random_key(self, c, m):
+        return A.RandomKey(kind="random_key", span=_span(m))
+
+    def int_lit(self, c, m):
+        return A.IntLit(kind="int", value=int(c[0]), span=_span(m))
+
+    def str_lit(self, c, m):
+        t = make_template(c[0])
+        if len(t.parts) == 1 and isinstance(t.parts[0], A.TextPart):
+            return A.StrLit(kind="str", value=t.parts[0].text, span=_span(m))
+        return t
+
+    def true_lit(self, c, m):
+        return A.BoolLit(kind="bool", value=True, span=_span(m))
+
+    def false_lit(self, c, m):
+        return A.BoolLit(kind="bool", value=False, span=_span(m))
+
+    def none_lit(self, c, m):
+        return A.NoneLit(kind="none", span=_span(m))
+
+    # --- scenarios
+    def scenario(self, c, m):
+        meta, rest = _split_meta(c)
+        return A.Scenario(kind="scenario", name=unescape(rest[0]), items=rest[1:], meta=meta,
+                          span=_span(m))
+
+    def sc_ruleset(self, c, m):
+        return A.ScRuleset(kind="sc_ruleset", path=unescape(c[0]), span=_span(m))
+
+    def sc_players(self, c, m):
+        return A.ScPlayers(kind="sc_players", count=int(c[0]), span=_span(m))
+
+    def sc_seed(self, c, m):
+        return A.ScSeed(kind="sc_seed", seed=int(c[0]), span=_span(m))
+
+    def sc_given(self, c, m):
+        return A.ScGiven(kind="sc_given", body=c[0], span=_span(m))
+
+    def sc_choose(self, c, m):
+        return A.ScChoose(kind="sc_choose", player=c[0], option=unescape(c[1]), span=_span(m))
+
+    def sc_refuse(self, c, m):
+        return A.ScRefuse(kind="sc_refuse", player=c[0], option=unescape(c[1]), span=_span(m))
+
+    def sc_expect(self, c, m):
+        return A.ScExpect(kind="sc_expect", test=c[0],
+                          message=unescape(c[1]) if c[1] is not None else None, span=_span(m))
+
+    def sc_expect_option(self, c, m):
+        return A.ScExpectOption(kind="sc_expect_option", player=c[0], option=unescape(c[1]),
+                                present=True, span=_span(m))
+
+    def sc_expect_no_option(self, c, m):
+        return A.ScExpectOption(kind="sc_expect_option", player=c[0], option=unescape(c[1]),
+                                present=False, span=_span(m))
+
+    def sc_expect_log(self, c, m):
+        return A.ScExpectLog(kind="sc_expect_log", text=unescape(c[0]), span=_span(m))
+
+    def sc_expect_error(self, c, m):
+        return A.ScExpectError(kind="sc_expect_error", text=unescape(c[0]), span=_span(m))
+
+    def sc_play_to_end(self, c, m):
+        return A.ScPlayToEnd(kind="sc_play_to_end", agent=_name(c[0]), span=_span(m))
+
+
+class _RowTok:
+    """Adapter so a table row can be reported like a token."""
+
+    def __init__(self, row):
+        s = row.span
+        self.line, self.column = (s.line, s.column) if s else (None, None)
+        self.end_line, self.end_column = (s.end_line, s.end_column) if s else (None, None)
+
+
+# ------------------------------------------------------------------------------- entry points
+def read_source(path: str | Path) -> str:
+    """Read a rules file as text, or raise DiagnosticError saying why it cannot be read."""
+    p = Path(path)
+    name = str(path)
+    if not p.exists():
+        raise DiagnosticError([Diagnostic("E0001", f"no such file: {name}", file=name,
+                                          hint="check the path, or list files with `ls`")])
+    if p.is_dir():
+        raise DiagnosticError([Diagnostic("E0002", f"{name} is a folder, not a rules file",
+                                          file=name, hint="name a `.rules` file inside it")])
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise DiagnosticError([Diagnostic("E0003", f"cannot read {name}: {e.strerror}", file=name)])
+    return decode_source(data, name)
+
+
+def decode_source(data: bytes, name: str) -> str:
+    if len(data) > MAX_FILE_BYTES:
+        raise DiagnosticError([Diagnostic(
+            "E0004", f"file is {len(data):,} bytes; the limit is {MAX_FILE_BYTES:,}", file=name,
+            line=1, column=1, hint="split the ruleset into a game file and variant files")])
+    if b"\x00" in data:
+        raise DiagnosticError([Diagnostic("E0005", "this is a binary file, not rules text",
+                                          file=name, line=1, column=1,
+                                          hint="rules files are plain UTF-8 text")])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise DiagnosticError([Diagnostic(
+            "E0006", f"byte 0x{data[e.start]:02x} is not valid UTF-8", file=name, line=line,
+            column=col, hint="save the file as UTF-8")])
+    return text.removeprefix("\ufeff")
+
+
+_STRING_OR_COMMENT = re.compile(r'"(\\.|[^"\\\n])*"|#[^\n]*')
+
+
+def _check_nesting(text: str, name: str) -> None:
+    """Refuse absurd nesting before the parser or any recursive walk can trip over it."""
+    depth = 0
+    stripped = _STRING_OR_COMMENT.sub(lambda mo: " " * len(mo.group(0)), text)
+    line, col = 1, 0
+    for ch in stripped:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        elif ch in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise DiagnosticError([Diagnostic(
+                    "E0007", f"brackets are nested more than {MAX_NESTING} deep", file=name,
+                    line=line, column=col,
+                    hint="split the expression with `let` or a `define`")])
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+
+
+def _tree_depth(node) -> int:
+    best = 0
+    stack = [(node, 1)]
+    while stack:
+        n, d = stack.pop()
+        if isinstance(n, A.Node):
+            best = max(best, d)
+            for f in type(n).model_fields:
+                v = getattr(n, f)
+                if isinstance(v, (A.Node, list)):
+                    stack.append((v, d + 1))
+        elif isinstance(n, list):
+            for v in n:
+                stack.append((v, d))
+    return best
+
+
+def parse_text(text: str, name: str = "<input>") -> A.Program:
+    """Parse rules text into a Program, or raise DiagnosticError."""
+    _check_nesting(text, name)
+    try:
+        tree = lark_parser().parse(text, start="start")
+    except UnexpectedInput as e:
+        raise DiagnosticError([describe_syntax_error(e, text, name)])
+    except RecursionError:
+        raise DiagnosticError([Diagnostic("E0007", "the file is nested too deeply to read",
+                                          file=name, hint="split deep expressions with `let`")])
+    try:
+        prog = _Builder().transform(tree)
+    except _BuildError as e:
+        loc = {}
+        if e.tok is not None and getattr(e.tok, "line", None) is not None:
+            loc = dict(line=e.tok.line, column=e.tok.column,
+                       end_line=getattr(e.tok, "end_line", None),
+                       end_column=getattr(e.tok, "end_column", None))
+        raise DiagnosticError([Diagnostic(e.code, e.message, file=name, hint=e.hint, **loc)])
+    if _tree_depth(prog) > MAX_TREE_DEPTH:
+        raise DiagnosticError([Diagnostic(
+            "E0007", f"the rules are nested more than {MAX_TREE_DEPTH} levels deep", file=name,
+            line=1, column=1, hint="split long expressions with `let` or a `define`")])
+    return prog
+
+
+def parse_file(path: str | Path) -> A.Program:
+    return parse_text(read_source(path), str(path))
+
+
+def parse_expression(text: str) -> A.Node:
+    """Parse a single expression (used by tools and tests)."""
+    try:
+        tree = lark_parser().parse(text, start="expr")
+    except UnexpectedInput as e:
+        raise DiagnosticError([describe_syntax_error(e, text, "<expression>")])
+    try:
+        return _Builder().transform(tree)
+    except _BuildError as e:
+        raise DiagnosticError([Diagnostic(e.code, e.message, file="<expression>", hint=e.hint)])
+
+
+def comments_of(text: str) -> list[tuple[int, int, str]]:
+    """(line, column, text) of every comment, for the formatter."""
+    out = []
+    for mo in _STRING_OR_COMMENT.finditer(text):
+        s = mo.group(0)
+        if s.startswith("#"):
+            line = text.count("\n", 0, mo.start()) + 1
+            col = mo.start() - (text.rfind("\n", 0, mo.start()) + 1) + 1
+            out.append((line, col, s))
+    return out

@@ -1,0 +1,96 @@
+"""Turn Lark's parse errors into diagnostics in a designer's words."""
+from __future__ import annotations
+
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..validator.diagnostics import Diagnostic
+
+# How each terminal is called in messages. Keyword terminals are named after their text.
+_WORDS = {
+    "NAME": "a name", "INT": "a number", "STRING": 'a string ("...")', "_NL": "a new line",
+    "LBRACE": "`{`", "RBRACE": "`}`", "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`",
+    "COMMA": "`,`", "COLON": "`:`", "EQUAL": "`=`", "DOT": "`.`", "VBAR": "`|`",
+    "QMARK": "`?`", "MINUS": "`-`", "COMP_OP": "a comparison (`==`, `<`, ...)",
+    "ADD_OP": "`+` or `-`", "MUL_OP": "`*`, `/` or `%`", "SCOPE": "`global` or `player`",
+    "VISIBILITY": "`public`, `owner` or `secret`", "CHANGE": "`increase` or `decrease`",
+    "AGG": "`sum`, `max` or `min`", "QUANT": "`count`, `any`, `all`, `first` or `filter`",
+    "DIRECTION": "`ascending` or `descending`", "TIE_RULE": "`share`, `none`, `all` or `split`",
+    "MOD_OP": "`+=`, `-=`, `*=` or `:=`", "PLACE": "`top` or `bottom`", "OPTIONAL": "`optional`",
+    "$END": "the end of the file", "__ANON_0": "`..`",
+}
+
+MAX_LISTED = 8
+
+
+def _word(term: str) -> str:
+    if term in _WORDS:
+        return _WORDS[term]
+    low = term.lower()
+    if term.isupper() and low.isalpha():
+        return f"`{low}`"
+    return f"`{term}`"
+
+
+def _expected_list(expected) -> str:
+    words = sorted({_word(t) for t in expected})
+    if len(words) > MAX_LISTED:
+        return ", ".join(words[:MAX_LISTED]) + f", or one of {len(words) - MAX_LISTED} more"
+    if len(words) > 1:
+        return ", ".join(words[:-1]) + " or " + words[-1]
+    return words[0] if words else "something else"
+
+
+def _named_mistake(tok, expected, text: str) -> tuple[str, str, str] | None:
+    """Common mistakes get their own code and advice."""
+    value = str(tok)
+    line = text.splitlines()[tok.line - 1] if tok.line and text.splitlines() else ""
+    if tok.type == "EQUAL" and "COMP_OP" in expected:
+        return ("E0102", "`=` assigns; to compare two values write `==`",
+                "write `a == b` in conditions, and `set a = b` to change a value")
+    if tok.type == "ELSE" or (value == "else" and line.strip().startswith("else")):
+        return ("E0103", "`else` must follow the closing `}` on the same line",
+                "write `} else {` rather than putting `else` on a new line")
+    if tok.type == "EQUAL" and line.lstrip().split(" ", 1)[0] not in ("set", "let", "const", "global", "player"):
+        return ("E0106", "a change needs `set`: write `set name = value`",
+                "statements begin with a word: `set x = 1`, `increase x by 1`")
+    if tok.type == "_NL" and "LBRACE" in expected:
+        return ("E0107", "expected `{` to open a block on this line",
+                "put the opening `{` at the end of the line that starts the block")
+    if tok.type in ("NAME",) and "_NL" in expected and "RBRACE" in expected:
+        return ("E0108", f"`{value}` cannot start a statement",
+                "statements begin with a keyword such as `set`, `let`, `move`, `if`, `for`, `choose`")
+    return None
+
+
+def describe_syntax_error(err: UnexpectedInput, text: str, name: str) -> Diagnostic:
+    if isinstance(err, UnexpectedEOF) or (
+        isinstance(err, UnexpectedToken) and err.token.type == "$END"
+    ):
+        lines = text.splitlines() or [""]
+        expected = getattr(err, "expected", None) or getattr(err, "accepts", None) or set()
+        return Diagnostic(
+            "E0101", f"the file ended unexpectedly; expected {_expected_list(expected)}",
+            file=name, line=len(lines), column=len(lines[-1]) + 1,
+            hint="a block or bracket is probably not closed: check every `{`, `(` and `[`")
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        if ch == '"':
+            return Diagnostic("E0109", "this string is never closed", file=name, line=err.line,
+                              column=err.column, end_line=err.line, end_column=err.column + 1,
+                              hint='close it with `"` on the same line; write \\" for a quote inside')
+        shown = ch if ch.isprintable() else f"U+{ord(ch):04X}"
+        return Diagnostic("E0100", f"unexpected character `{shown}`", file=name, line=err.line,
+                          column=err.column, end_line=err.line, end_column=err.column + 1,
+                          hint=f"expected {_expected_list(err.allowed or [])}")
+    assert isinstance(err, UnexpectedToken)
+    tok = err.token
+    expected = err.accepts or err.expected or set()
+    named = _named_mistake(tok, expected, text)
+    end = dict(end_line=tok.end_line or tok.line,
+               end_column=tok.end_column or (tok.column + max(1, len(str(tok)))))
+    if named:
+        code, msg, hint = named
+        return Diagnostic(code, msg, file=name, line=tok.line, column=tok.column, hint=hint, **end)
+    shown = "a new line" if tok.type == "_NL" else f"`{tok}`"
+    return Diagnostic("E0100", f"unexpected {shown}", file=name, line=tok.line,
+                      column=tok.column, hint=f"expected {_expected_list(expected)}", **end)
