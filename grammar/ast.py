@@ -422,7 +422,7 @@ class Award(Node):
     binding: Binding
     where: Expr | None = None
     keys: list[AnySortKey]
-    ties: Literal["share", "none", "all", "split"]
+    ties: Literal["share", "none", "all"]
     body: list[Stmt]
     meta: Meta = Meta()
 
