@@ -271,7 +271,7 @@ class Move(Node):
     item: Expr | None = None  # the item (one) or how many (top)
     source: Expr
     dest: Expr
-    place: Literal["top", "bottom"] = "top"
+    place: Literal["top", "bottom"] | None = None  # None: at the end (bottom)
 
 
 class Shuffle(Node):

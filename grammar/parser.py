@@ -460,7 +460,7 @@ class _Builder(Transformer_NonRecursive):
 
     def move_stmt(self, c, m):
         what, item = c[0]
-        place = str(c[3]) if c[3] is not None else "top"
+        place = str(c[3]) if c[3] is not None else None
         return A.Move(kind="move", what=what, item=item, source=c[1], dest=c[2], place=place,
                       span=_span(m))
 

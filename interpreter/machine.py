@@ -1,0 +1,607 @@
+"""Statements and flow. Each ``do_<kind>`` is a generator: it yields a ``Decision`` whenever a
+player must choose, and receives the chosen option id back. The engine itself never waits.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..grammar import ast as A
+from .errors import RuleError
+from .evaluator import Evaluator, _default_for, _same, bindings_product, truth
+from .rules import Rules
+from .state import GameState, Limits
+from .values import Grid, Item, Seat, Struct, Sym, show, type_name
+
+
+class _EndGame(Exception):
+    pass
+
+
+class _Stop(Exception):
+    pass
+
+
+class _Pass(Exception):
+    pass
+
+
+RECOMPUTE = object()  # sent back into a decision after the state was changed from outside
+
+
+@dataclass
+class OptionInstance:
+    id: str
+    label: str
+    option: A.Option | None
+    env: dict
+
+
+@dataclass
+class Decision:
+    player: Seat
+    prompt: str
+    options: list[OptionInstance]
+    secret: bool
+    node: A.Choose
+    by_id: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.by_id = {o.id: o for o in self.options}
+
+
+def option_token(value, position: int) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return value.replace(":", "_").replace(" ", "_")
+    if isinstance(value, Sym):
+        return value.name
+    if isinstance(value, Seat):
+        return f"p{value.seat}"
+    if isinstance(value, Item):
+        return value.id
+    return str(position)
+
+
+class Machine(Evaluator):
+    def __init__(self, rules: Rules, state: GameState, limits: Limits):
+        super().__init__(rules, state, limits)
+        self.secret_depth = 0
+        self.dirty = False
+        self._stmt = {}
+        for name in dir(self):
+            if name.startswith("do_"):
+                self._stmt[name[3:]] = getattr(self, name)
+
+    # ------------------------------------------------------------------------- game start
+    def initialise(self) -> None:
+        st, rules = self.state, self.rules
+        for c in rules.consts:
+            st.consts[c.name] = self.eval(c.value, {})
+        for name, decl in rules.global_vars.items():
+            st.globals[name] = self.initial(decl, {})
+        for seat in st.seats:
+            for name, decl in rules.player_vars.items():
+                seat.vars[name] = self.initial(decl, {"me": seat})
+
+    def initial(self, decl: A.StateDecl, env):
+        t = decl.type
+        if t.kind == "grid_type":
+            fill = self.eval(decl.initial, env) if decl.initial is not None else None
+            return Grid(t.rows, t.columns, fill)
+        if decl.initial is not None:
+            v = self.eval(decl.initial, env)
+            return list(v) if isinstance(v, list) else self.clamp(decl, v, env)
+        return _default_for(t)
+
+    def clamp(self, decl: A.StateDecl, value, env):
+        if decl.at_least is not None:
+            lo = self.eval(decl.at_least, env)
+            if isinstance(value, int) and value < lo:
+                value = lo
+        if decl.at_most is not None:
+            hi = self.eval(decl.at_most, env)
+            if isinstance(value, int) and value > hi:
+                value = hi
+        return value
+
+    def run(self):
+        """The whole game: setup, play, scoring, winner."""
+        rules, st = self.rules, self.state
+        self.initialise()
+        try:
+            if rules.setup:
+                yield from self.block(rules.setup.body, {})
+            if rules.play:
+                yield from self.block(rules.play.body, {})
+        except _EndGame:
+            pass
+        except (_Stop, _Pass):
+            pass
+        st.over = True
+        st.current = None
+        try:
+            if rules.scoring:
+                st.phase = "scoring"
+                yield from self.block(rules.scoring.body, {})
+        except _EndGame:
+            pass
+        st.winners = self.decide_winners()
+        names = ", ".join(show(p) for p in st.winners) or "nobody"
+        st.add_log(f"Game over. Winner: {names}", kind="end")
+
+    def decide_winners(self) -> list[Seat]:
+        w = self.rules.winner
+        if w is None:
+            return []
+        rows = []
+        for env in self.iterate(w.binding, None, {}):
+            rows.append((env[w.binding.name], self.sort_keys(w.keys, env)))
+        ordered = self.order(rows, w)
+        if not ordered:
+            return []
+        best = [k for k in ordered[0][1]]
+        return [p for p, k in ordered if k == best]
+
+    # ------------------------------------------------------------------------- statements
+    def block(self, stmts, env):
+        local = dict(env)
+        reactions = self.rules.reactions
+        for s in stmts:
+            self.tick(s)
+            gen = self._stmt[s.kind](s, local)
+            if gen is not None:
+                yield from gen
+            if self.dirty and reactions:
+                yield from self.react()
+
+    def do_let(self, s, env):
+        env[s.name] = self.eval(s.value, env)
+
+    def do_set(self, s, env):
+        self.assign(s.target, self.eval(s.value, env), env)
+
+    def do_change(self, s, env):
+        cur = self.eval(s.target, env)
+        amount = self.eval(s.amount, env)
+        if not (isinstance(cur, int) and isinstance(amount, int)) or isinstance(cur, bool) \
+                or isinstance(amount, bool):
+            raise RuleError("E0306", f"`{s.op}` needs numbers, got {type_name(cur)} and "
+                            f"{type_name(amount)}", s)
+        new = cur + amount if s.op == "increase" else cur - amount
+        self.assign(s.target, self.num(new, s), env)
+
+    def assign(self, target, value, env):
+        st = self.state
+        kind = target.kind
+        if kind == "name":
+            name = target.id
+            if name in env:
+                env[name] = value
+                return
+            decl = self.rules.global_vars.get(name)
+            if decl is None:
+                raise RuleError("E0311", f"`{name}` is not a variable that can be set", target,
+                                f"declare it with `global {name}: ...` or `let {name} = ...`")
+            value = self.clamp(decl, value, env)
+            if not _same(st.globals.get(name), value):
+                st.globals[name] = value
+                self.changed((0, name), decl)
+            return
+        if kind == "field":
+            obj = self.eval(target.obj, env)
+            if isinstance(obj, Seat):
+                decl = self.rules.player_vars.get(target.name)
+                if decl is None:
+                    raise RuleError("E0311", f"players have no variable `{target.name}`", target)
+                value = self.clamp(decl, value, {"me": obj})
+                if not _same(obj.vars.get(target.name), value):
+                    obj.vars[target.name] = value
+                    self.changed((obj.seat, target.name), decl)
+                return
+            if isinstance(obj, Struct):
+                if target.name not in obj.fields:
+                    raise RuleError("E0311", f"a {obj.record} has no field `{target.name}`",
+                                    target)
+                obj.fields[target.name] = value
+                self.changed(None, None)
+                return
+            if isinstance(obj, Item):
+                raise RuleError("E0306", f"the fields of a component ({obj.record}) cannot be "
+                                "changed", target, "keep changing values in state variables or "
+                                "structures made with `new`")
+            raise RuleError("E0306", f"cannot set `.{target.name}` of {type_name(obj)}", target)
+        if kind == "index":
+            obj = self.eval(target.obj, env)
+            idx = [self.eval(i, env) for i in target.indices]
+            if isinstance(obj, Grid):
+                obj.cells[self.grid_pos(obj, idx, target)] = value
+            elif isinstance(obj, list):
+                obj[self.list_pos(obj, idx, target)] = value
+            else:
+                raise RuleError("E0306", f"cannot index {type_name(obj)}", target)
+            self.changed(None, None)
+            return
+        raise RuleError("E0306", "only variables, fields and list or grid cells can be set",
+                        target)
+
+    def changed(self, key, decl) -> None:
+        st = self.state
+        st.clock += 1
+        if key is not None and decl is not None and decl.stacked:
+            st.changed_at[key] = st.clock
+        self.dirty = True
+
+    # ---------------------------------------------------------------------------- moving
+    def container(self, node, env):
+        """A list to move from/to, or (grid, position) for a grid cell."""
+        if node.kind == "index":
+            obj = self.eval(node.obj, env)
+            if isinstance(obj, Grid):
+                idx = [self.eval(i, env) for i in node.indices]
+                return (obj, self.grid_pos(obj, idx, node))
+        value = self.eval(node, env)
+        if isinstance(value, list):
+            return value
+        raise RuleError("E0306", f"can only move from and to lists, decks or grid cells, not "
+                        f"{type_name(value)}", node)
+
+    def do_move(self, s, env):
+        src = self.container(s.source, env)
+        dst = self.container(s.dest, env)
+        if s.what == "one":
+            item = self.eval(s.item, env)
+            self.take(src, item, s)
+            moved = [item]
+        elif s.what == "all":
+            moved = self.take_all(src)
+        else:
+            n = self.eval(s.item, env)
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise RuleError("E0306", "`move top N` needs a number of 0 or more", s)
+            moved = self.take_top(src, n)
+        self.put(dst, moved, s.place, s)
+        self.changed(None, None)
+
+    def take(self, src, item, node):
+        if isinstance(src, tuple):
+            grid, pos = src
+            if grid.cells[pos] is None or not _same(grid.cells[pos], item):
+                raise RuleError("E0308", f"`{show(item)}` is not in that grid cell", node)
+            grid.cells[pos] = None
+            return
+        for i, x in enumerate(src):
+            if x is item or _same(x, item):
+                del src[i]
+                return
+        raise RuleError("E0308", f"`{show(item)}` is not in the place it is moved from", node,
+                        "check where the element is before moving it")
+
+    def take_all(self, src) -> list:
+        if isinstance(src, tuple):
+            grid, pos = src
+            v = grid.cells[pos]
+            grid.cells[pos] = None
+            return [] if v is None else [v]
+        moved = list(src)
+        src.clear()
+        return moved
+
+    def take_top(self, src, n) -> list:
+        if isinstance(src, tuple):
+            return self.take_all(src) if n > 0 else []
+        moved = src[:n]
+        del src[:n]
+        return moved
+
+    def put(self, dst, moved, place, node):
+        if isinstance(dst, tuple):
+            grid, pos = dst
+            if len(moved) > 1 or (moved and grid.cells[pos] is not None):
+                raise RuleError("E0306", "a grid cell holds one element; it is already taken",
+                                node)
+            if moved:
+                grid.cells[pos] = moved[0]
+            return
+        if place == "top":
+            dst[0:0] = moved
+        else:
+            dst.extend(moved)
+        self.sized(dst, node)
+
+    def do_shuffle(self, s, env):
+        target = self.eval(s.target, env)
+        if not isinstance(target, list):
+            raise RuleError("E0306", f"can only shuffle a list or deck, not {type_name(target)}", s)
+        self.state.rng.shuffle(target)
+        self.changed(None, None)
+
+    # --------------------------------------------------------------------------- control
+    def do_if(self, s, env):
+        for br in s.branches:
+            if truth(self.eval(br.test, env), br.test):
+                yield from self.block(br.body, env)
+                return
+        if s.otherwise is not None:
+            yield from self.block(s.otherwise, env)
+
+    def do_for(self, s, env):
+        source = self.eval(s.binding.source, env)
+        if isinstance(source, Grid):
+            source = source.cells
+        if not isinstance(source, list):
+            raise RuleError("E0306", f"`for` needs a list, not {type_name(source)}", s.binding)
+        try:
+            for v in list(source):
+                child = dict(env)
+                child[s.binding.name] = v
+                if s.where is not None and not truth(self.eval(s.where, child), s.where):
+                    continue
+                yield from self.block(s.body, child)
+        except _Stop:
+            pass
+
+    def do_repeat(self, s, env):
+        n = self.eval(s.count, env)
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise RuleError("E0306", "`repeat` needs a number", s)
+        try:
+            for _ in range(max(0, n)):
+                yield from self.block(s.body, env)
+        except _Stop:
+            pass
+
+    def do_while(self, s, env):
+        try:
+            while truth(self.eval(s.test, env), s.test):
+                self.tick(s)
+                yield from self.block(s.body, env)
+        except _Stop:
+            pass
+
+    def do_stop(self, s, env):
+        raise _Stop()
+
+    def do_pass(self, s, env):
+        raise _Pass()
+
+    def do_end_game(self, s, env):
+        self.state.add_log("The game ends.", kind="flow")
+        raise _EndGame()
+
+    def do_step(self, s, env):
+        yield from self.block(s.body, env)
+
+    def do_phase(self, s, env):
+        if s.when is not None and not truth(self.eval(s.when, env), s.when):
+            return
+        st = self.state
+        previous = st.phase
+        st.phase = s.name
+        st.add_log(f"Phase: {s.name}", kind="phase")
+        yield from self.block(s.body, env)
+        st.phase = previous if previous is not None else st.phase
+
+    def do_turn(self, s, env):
+        st = self.state
+        p = self.eval(s.player, env)
+        previous = st.current
+        st.current = p
+        yield from self.block(s.body, env)
+        st.current = previous
+
+    def do_rounds(self, s, env):
+        st = self.state
+        count = None
+        if s.mode == "count":
+            count = self.eval(s.expr, env)
+        done = 0
+        try:
+            while True:
+                if s.mode == "count" and done >= count:
+                    break
+                if s.mode == "until" and truth(self.eval(s.expr, env), s.expr):
+                    break
+                st.round += 1
+                done += 1
+                st.add_log(f"Round {st.round}", kind="round")
+                yield from self.block(s.body, env)
+        except _Stop:
+            pass
+
+    def do_turns(self, s, env):
+        order = self.eval(s.binding.source, env)
+        if not isinstance(order, list):
+            raise RuleError("E0306", "`turns` needs a list of players", s.binding)
+        passed: set[int] = set()
+        try:
+            while len(passed) < len(order):
+                for i, p in enumerate(order):
+                    if i in passed:
+                        continue
+                    self.tick(s)
+                    child = dict(env)
+                    child[s.binding.name] = p
+                    st = self.state
+                    previous, st.current = st.current, p
+                    try:
+                        yield from self.block(s.body, child)
+                    except _Pass:
+                        passed.add(i)
+                    finally:
+                        st.current = previous
+        except _Stop:
+            pass
+
+    def do_simultaneously(self, s, env):
+        self.secret_depth += 1
+        try:
+            for e in self.iterate(s.binding, None, env):
+                yield from self.block(s.body, dict(e))
+        finally:
+            self.secret_depth -= 1
+
+    def do_do(self, s, env):
+        proc = self.rules.procedures.get(s.name)
+        if proc is None:
+            raise RuleError("E0311", f"unknown procedure `{s.name}`", s)
+        args = [self.eval(a, env) for a in s.args]
+        if len(args) != len(proc.params):
+            raise RuleError("E0306", f"`{s.name}` takes {len(proc.params)} values, got "
+                            f"{len(args)}", s)
+        yield from self.nested(proc.body, dict(zip(proc.params, args)), s)
+
+    def nested(self, body, env, node):
+        self.depth += 1
+        try:
+            if self.depth > self.limits.max_depth:
+                raise RuleError("E0302", f"calls nest more than {self.limits.max_depth} deep",
+                                node)
+            yield from self.block(body, env)
+        finally:
+            self.depth -= 1
+
+    def do_trigger(self, s, env):
+        args = [self.eval(a, env) for a in s.args]
+        for handler in self.rules.events.get(s.event, ()):
+            if len(handler.params) != len(args):
+                raise RuleError("E0306", f"`{s.event}` handlers take {len(handler.params)} "
+                                f"values, got {len(args)}", s)
+            yield from self.nested(handler.body, dict(zip(handler.params, args)), s)
+
+    def do_log(self, s, env):
+        to = [self.pending_chooser.seat] if self.secret_depth and self.pending_chooser else None
+        self.state.add_log(self.render(s.message, env), to=to)
+
+    pending_chooser = None
+
+    def do_require(self, s, env):
+        if not truth(self.eval(s.test, env), s.test):
+            raise RuleError("E0309", self.render(s.message, env), s)
+
+    def do_reveal(self, s, env):
+        key = self.var_key(s.target, env)
+        if s.to is None:
+            self.state.reveals[key] = "all"
+        else:
+            who = self.eval(s.to, env)
+            seats = who if isinstance(who, list) else [who]
+            cur = self.state.reveals.get(key)
+            if cur != "all":
+                cur = set(cur or ())
+                cur.update(p.seat for p in seats)
+                self.state.reveals[key] = cur
+
+    def do_hide(self, s, env):
+        self.state.reveals.pop(self.var_key(s.target, env), None)
+
+    def do_award(self, s, env):
+        amounts = self.eval(s.amounts, env)
+        if not isinstance(amounts, list):
+            raise RuleError("E0306", "`award` needs a list of amounts, like [5, 3, 1]", s)
+        rows = []
+        for e in self.iterate(s.binding, s.where, env):
+            rows.append((e[s.binding.name], self.sort_keys(s.keys, e)))
+        ordered = self.order(rows, s)
+        rank = 0
+        i = 0
+        while i < len(ordered):
+            j = i
+            while j < len(ordered) and ordered[j][1] == ordered[i][1]:
+                j += 1
+            group = [p for p, _ in ordered[i:j]]
+            taken = amounts[rank: rank + len(group)]
+            if len(group) == 1:
+                share = taken[0] if taken else None
+            elif s.ties == "share":
+                share = sum(taken) // len(group) if taken else None
+            elif s.ties == "all":
+                share = taken[0] if taken else None
+            else:
+                share = None
+            if share is not None:
+                for p in group:
+                    child = dict(env)
+                    child[s.binding.name] = p
+                    child["amount"] = share
+                    yield from self.block(s.body, child)
+            rank += len(group)
+            i = j
+
+    # -------------------------------------------------------------------------- decisions
+    def options(self, s: A.Choose, env, player) -> list[OptionInstance]:
+        out: list[OptionInstance] = []
+        seen: set[str] = set()
+        for opt in s.options:
+            sources = []
+            for combo in bindings_product(self, opt.bindings, env):
+                if opt.where is not None and not truth(self.eval(opt.where, combo), opt.where):
+                    continue
+                tokens = []
+                for b in opt.bindings:
+                    v = combo[b.name]
+                    src = self.eval(b.source, combo) if not isinstance(v, (int, str, Sym, Seat, Item)) else None
+                    pos = 0
+                    if isinstance(src, list):
+                        pos = next((k + 1 for k, x in enumerate(src) if x is v), 0)
+                    tokens.append(option_token(v, pos))
+                oid = ":".join([opt.name] + tokens)
+                base, n = oid, 2
+                while oid in seen:
+                    oid = f"{base}~{n}"
+                    n += 1
+                seen.add(oid)
+                label = self.render(opt.label, combo) if opt.label else \
+                    " ".join([opt.name.replace("_", " ")] + [show(combo[b.name]) for b in opt.bindings])
+                out.append(OptionInstance(oid, label, opt, combo))
+                sources.append(oid)
+                if len(out) > self.limits.max_options:
+                    raise RuleError("E0303", f"more than {self.limits.max_options} options at "
+                                    "one decision", s, "split the choice into smaller steps")
+        if s.optional and out:
+            out.append(OptionInstance("skip", "Skip", None, env))
+        return out
+
+    def do_choose(self, s, env):
+        player = self.eval(s.player, env)
+        if not isinstance(player, Seat):
+            raise RuleError("E0306", f"`choose` needs a player, not {type_name(player)}", s.player)
+        while True:
+            options = self.options(s, env, player)
+            if not options:
+                if s.otherwise is not None:
+                    yield from self.block(s.otherwise, env)
+                return
+            prompt = self.render(s.prompt, env) if s.prompt else "Choose"
+            decision = Decision(player, prompt, options, self.secret_depth > 0, s)
+            answer = yield decision
+            if answer is RECOMPUTE:
+                continue
+            chosen = decision.by_id[answer]
+            break
+        self.state.decisions += 1
+        who = [player.seat] if decision.secret else None
+        self.state.add_log(f"{show(player)}: {chosen.label}", to=who, kind="decision")
+        if chosen.option is not None:
+            previous, self.pending_chooser = self.pending_chooser, player
+            try:
+                yield from self.block(chosen.option.body, chosen.env)
+            finally:
+                self.pending_chooser = previous
+
+    # -------------------------------------------------------------------------- reactions
+    def react(self):
+        self.dirty = False
+        st = self.state
+        for r in self.rules.reactions:
+            for env in bindings_product(self, r.bindings, {}):
+                key = (r.name,) + tuple(option_token(env[b.name], 0) for b in r.bindings)
+                now = truth(self.eval(r.condition, env), r.condition)
+                before = st.reaction_flags.get(key, False)
+                if now and not before:
+                    st.reaction_flags[key] = True
+                    yield from self.nested(r.body, env, r)
+                elif not now and before:
+                    st.reaction_flags[key] = False

@@ -1,0 +1,45 @@
+"""A small deterministic random generator whose whole state is one integer.
+
+Python's `random` module is not used: its algorithms for shuffling and ranges may change between
+versions, and a saved game must replay identically everywhere.
+"""
+from __future__ import annotations
+
+_MASK = (1 << 64) - 1
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+class Rng:
+    """SplitMix64. ``state`` is a plain int, so it copies and saves as data."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int = 0):
+        self.state = _mix(seed & _MASK)
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        return _mix(self.state)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n) (rejection sampling: no modulo bias)."""
+        if n <= 0:
+            raise ValueError("empty range")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def between(self, lo: int, hi: int) -> int:
+        return lo + self.below(hi - lo + 1)
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]

@@ -1,0 +1,125 @@
+"""A loaded ruleset arranged for the engine: declarations by name, catalogue items built once."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..grammar import ast as A
+from .values import Item, Sym
+
+
+@dataclass
+class Rules:
+    program: A.Program
+    file_of: Callable[[object], str | None]
+    title: str
+    min_players: int
+    max_players: int
+    enums: dict[str, list[Sym]] = field(default_factory=dict)
+    members: dict[str, Sym] = field(default_factory=dict)
+    records: dict[str, A.RecordDecl] = field(default_factory=dict)
+    tables: dict[str, list[Item]] = field(default_factory=dict)
+    items_by_id: dict[str, Item] = field(default_factory=dict)
+    consts: list[A.ConstDecl] = field(default_factory=list)
+    global_vars: dict[str, A.StateDecl] = field(default_factory=dict)
+    player_vars: dict[str, A.StateDecl] = field(default_factory=dict)
+    defines: dict[str, A.DefineDecl] = field(default_factory=dict)
+    modifiers: dict[str, list[A.ModifierDecl]] = field(default_factory=dict)
+    procedures: dict[str, A.ProcedureDecl] = field(default_factory=dict)
+    events: dict[str, list[A.EventDecl]] = field(default_factory=dict)
+    reactions: list[A.ReactionDecl] = field(default_factory=list)
+    automata: list[A.AutomatonDecl] = field(default_factory=list)
+    invariants: list[A.InvariantDecl] = field(default_factory=list)
+    setup: A.SetupDecl | None = None
+    play: A.PlayDecl | None = None
+    scoring: A.ScoringDecl | None = None
+    winner: A.WinnerDecl | None = None
+    fingerprint: str = ""
+
+    @property
+    def automaton_names(self) -> list[str]:
+        return [a.name for a in self.automata]
+
+
+def _item_fields(record: A.RecordDecl | None, columns: list[str], row: A.TableRow,
+                 members: dict[str, Sym]) -> tuple[dict, int]:
+    fields = {f.name: None for f in record.fields} if record else {}
+    count = 1
+    for col, value in zip(columns, row.values):
+        if col == "count":
+            count = int(value) if isinstance(value, int) else 1
+            continue
+        if isinstance(value, str) and value in members and _is_enum_field(record, col):
+            value = members[value]
+        fields[col] = value
+    return fields, count
+
+
+def _is_enum_field(record: A.RecordDecl | None, col: str) -> bool:
+    if record is None:
+        return True
+    for f in record.fields:
+        if f.name == col:
+            t = f.type
+            return isinstance(t, (A.NamedType, A.OptionalType)) and t.name not in ("int", "text", "bool")
+    return False
+
+
+def compile_rules(program: A.Program, file_of=None, source_text: str = "") -> Rules:
+    """Arrange a (merged, validated) program for execution."""
+    header = program.header
+    title = header.title if header else "untitled"
+    lo = getattr(header, "min_players", None) or 1
+    hi = getattr(header, "max_players", None) or lo
+    rules = Rules(program=program, file_of=file_of or (lambda n: None), title=title,
+                  min_players=lo, max_players=hi)
+    for d in program.declarations:
+        if isinstance(d, A.EnumDecl):
+            syms = [Sym(d.name, m.name, m.label, i) for i, m in enumerate(d.members)]
+            rules.enums[d.name] = syms
+            for s in syms:
+                rules.members[s.name] = s
+        elif isinstance(d, A.RecordDecl):
+            rules.records[d.name] = d
+    for d in program.declarations:
+        if isinstance(d, A.TableDecl):
+            items = []
+            record = rules.records.get(d.record)
+            for row in d.rows:
+                fields, count = _item_fields(record, d.columns, row, rules.members)
+                for _ in range(count):
+                    item = Item(f"{d.name}#{len(items) + 1}", d.name, d.record, dict(fields))
+                    items.append(item)
+                    rules.items_by_id[item.id] = item
+            rules.tables[d.name] = items
+        elif isinstance(d, A.ConstDecl):
+            rules.consts.append(d)
+        elif isinstance(d, A.StateDecl):
+            (rules.global_vars if d.scope == "global" else rules.player_vars)[d.name] = d
+        elif isinstance(d, A.DefineDecl):
+            rules.defines[d.name] = d
+        elif isinstance(d, A.ModifierDecl):
+            rules.modifiers.setdefault(d.target, []).append(d)
+        elif isinstance(d, A.ProcedureDecl):
+            rules.procedures[d.name] = d
+        elif isinstance(d, A.EventDecl):
+            rules.events.setdefault(d.name, []).append(d)
+        elif isinstance(d, A.ReactionDecl):
+            rules.reactions.append(d)
+        elif isinstance(d, A.AutomatonDecl):
+            rules.automata.append(d)
+        elif isinstance(d, A.InvariantDecl):
+            rules.invariants.append(d)
+        elif isinstance(d, A.SetupDecl):
+            rules.setup = d
+        elif isinstance(d, A.PlayDecl):
+            rules.play = d
+        elif isinstance(d, A.ScoringDecl):
+            rules.scoring = d
+        elif isinstance(d, A.WinnerDecl):
+            rules.winner = d
+    digest = hashlib.sha256(
+        program.model_dump_json(exclude={"scenarios"}).encode("utf-8")).hexdigest()
+    rules.fingerprint = digest[:16]
+    return rules

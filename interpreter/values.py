@@ -1,0 +1,128 @@
+"""Runtime values: enum members, component items, structures, grids and player seats."""
+from __future__ import annotations
+
+
+class Sym:
+    """An enum member. Interned per ruleset, so identity is equality."""
+
+    __slots__ = ("enum", "name", "label", "order")
+
+    def __init__(self, enum: str, name: str, label: str | None, order: int):
+        self.enum, self.name, self.label, self.order = enum, name, label, order
+
+    def __repr__(self):
+        return self.name
+
+    def __lt__(self, other):
+        return self.order < other.order
+
+
+class Item:
+    """A component from a catalogue table. Read-only; identity matters (it is one card)."""
+
+    __slots__ = ("id", "table", "record", "fields")
+
+    def __init__(self, id: str, table: str, record: str, fields: dict):
+        self.id, self.table, self.record, self.fields = id, table, record, fields
+
+    def __repr__(self):
+        return self.id
+
+
+class Struct:
+    """A mutable structured value made with ``new Record {...}``."""
+
+    __slots__ = ("record", "fields", "uid")
+
+    def __init__(self, record: str, fields: dict, uid: int):
+        self.record, self.fields, self.uid = record, fields, uid
+
+    def __repr__(self):
+        return f"{self.record}#{self.uid}"
+
+
+class Grid:
+    __slots__ = ("rows", "columns", "cells")
+
+    def __init__(self, rows: int, columns: int, fill=None):
+        self.rows, self.columns = rows, columns
+        self.cells = [fill] * (rows * columns)
+
+    def at(self, r: int, c: int) -> int:
+        return (r - 1) * self.columns + (c - 1)
+
+
+class Seat:
+    """A player: seat number (1-based, clockwise) and that player's state variables."""
+
+    __slots__ = ("seat", "vars", "automaton")
+
+    def __init__(self, seat: int, automaton: str | None = None):
+        self.seat, self.vars, self.automaton = seat, {}, automaton
+
+    def __repr__(self):
+        return f"p{self.seat}"
+
+
+def type_name(v) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, str):
+        return "text"
+    if isinstance(v, Sym):
+        return v.enum
+    if isinstance(v, Item):
+        return v.record
+    if isinstance(v, Struct):
+        return v.record
+    if isinstance(v, Seat):
+        return "player"
+    if isinstance(v, list):
+        return "list"
+    if isinstance(v, Grid):
+        return "grid"
+    return type(v).__name__
+
+
+def show(v) -> str:
+    """How a value reads in labels and log lines."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, Sym):
+        return v.label or v.name
+    if isinstance(v, Item):
+        name = v.fields.get("name") or v.fields.get("label")
+        return str(name) if name is not None else v.id
+    if isinstance(v, Seat):
+        return f"player {v.seat}" if v.automaton is None else f"{v.automaton} (player {v.seat})"
+    if isinstance(v, list):
+        return "[" + ", ".join(show(x) for x in v) + "]"
+    if isinstance(v, Struct):
+        return v.record
+    return str(v)
+
+
+def to_data(v, seen=None):
+    """A JSON-ready rendering of a value (for views, digests and logs)."""
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, Sym):
+        return v.name
+    if isinstance(v, Item):
+        return {"item": v.id}
+    if isinstance(v, Seat):
+        return {"player": v.seat}
+    if isinstance(v, list):
+        return [to_data(x) for x in v]
+    if isinstance(v, Grid):
+        return [[to_data(v.cells[v.at(r, c)]) for c in range(1, v.columns + 1)]
+                for r in range(1, v.rows + 1)]
+    if isinstance(v, Struct):
+        return {"record": v.record, **{k: to_data(x) for k, x in v.fields.items()}}
+    return repr(v)

@@ -1,0 +1,80 @@
+"""What one player may see. Every view, log excerpt and saved view goes through here."""
+from __future__ import annotations
+
+from .game import Game
+from .values import Grid, Item, Seat, Struct, Sym
+
+
+def can_see(game: Game, viewer: int | None, owner: int, name: str, visibility: str) -> bool:
+    reveal = game.state.reveals.get((owner, name))
+    if reveal == "all" or (reveal and viewer in reveal):
+        return True
+    if visibility == "public":
+        return True
+    if visibility == "owner":
+        return owner != 0 and viewer == owner
+    return False
+
+
+def _hidden(value) -> dict:
+    if isinstance(value, list):
+        return {"hidden": True, "size": len(value)}
+    if isinstance(value, Grid):
+        return {"hidden": True, "size": sum(1 for c in value.cells if c is not None)}
+    return {"hidden": True}
+
+
+def render(value):
+    """Plain data for a visible value; components show their printed fields."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, Sym):
+        return value.name
+    if isinstance(value, Item):
+        return {"item": value.id, **{k: render(v) for k, v in value.fields.items()}}
+    if isinstance(value, Seat):
+        return {"player": value.seat}
+    if isinstance(value, list):
+        return [render(v) for v in value]
+    if isinstance(value, Grid):
+        return [[render(value.cells[value.at(r, c)]) for c in range(1, value.columns + 1)]
+                for r in range(1, value.rows + 1)]
+    if isinstance(value, Struct):
+        return {"record": value.record, **{k: render(v) for k, v in value.fields.items()}}
+    return str(value)
+
+
+def view(game: Game, viewer: int | None) -> dict:
+    """The game as seat `viewer` sees it (None: a spectator who sees only public information)."""
+    st, rules = game.state, game.rules
+    globals_ = {}
+    for name, decl in rules.global_vars.items():
+        value = st.globals.get(name)
+        visible = can_see(game, viewer, 0, name, decl.visibility)
+        globals_[name] = render(value) if visible else _hidden(value)
+    players = []
+    for seat in st.seats:
+        vars_ = {}
+        for name, decl in rules.player_vars.items():
+            value = seat.vars.get(name)
+            visible = can_see(game, viewer, seat.seat, name, decl.visibility)
+            vars_[name] = render(value) if visible else _hidden(value)
+        players.append({"seat": seat.seat, "automaton": seat.automaton, "vars": vars_})
+    log = [e["text"] for e in st.log if e["to"] is None or viewer in e["to"]]
+    pending = None
+    if game.pending is not None:
+        mine = game.pending.player.seat == viewer
+        pending = {
+            "player": game.pending.player.seat,
+            "prompt": game.pending.prompt if (mine or not game.pending.secret) else None,
+            "secret": game.pending.secret,
+            "options": [{"id": o.id, "label": o.label} for o in game.pending.options]
+            if mine else None,
+        }
+    return {
+        "title": rules.title, "viewer": viewer, "round": st.round, "phase": st.phase,
+        "current_player": st.current.seat if st.current else None,
+        "over": game.over, "winners": [s.seat for s in st.winners] if game.over else [],
+        "error": game.error.message if game.error else None,
+        "globals": globals_, "players": players, "pending": pending, "log": log,
+    }
