@@ -76,35 +76,80 @@ def span_fields(span) -> dict:
     }
 
 
-def render_text(diagnostics: Iterable[Diagnostic], sources: dict[str, str] | None = None) -> str:
-    """Render like a modern compiler: location, message, the source line, a caret, help."""
+_STYLES = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "note": "\x1b[1;36m"}
+_BOLD, _BLUE, _RESET = "\x1b[1m", "\x1b[1;34m", "\x1b[0m"
+
+
+def _caret_line(src: str, d: Diagnostic) -> str:
+    """Spaces up to the span, then carets under it; tabs are copied so the caret lines up."""
+    col = max(1, d.column or 1)
+    if d.end_line == d.line and d.end_column and d.end_column > col:
+        width = d.end_column - col
+    elif d.end_line is not None and d.line is not None and d.end_line > d.line:
+        width = len(src) - col + 1  # a span running onto later lines: mark to the end of this one
+    else:
+        width = 1
+    width = max(1, min(width, len(src) - col + 1))
+    pad = "".join("\t" if ch == "\t" else " " for ch in src[: col - 1])
+    pad += " " * max(0, col - 1 - len(src))
+    return pad + "^" * width
+
+
+def render_text(
+    diagnostics: Iterable[Diagnostic], sources: dict[str, str] | None = None, color: bool = False
+) -> str:
+    """Render like a modern compiler: location, message, the source line, a caret, help.
+
+    ``sources`` maps a file name to its text so the offending line can be quoted; ``color`` adds
+    ANSI colours for terminals.
+    """
     sources = sources or {}
-    out: list[str] = []
-    for d in sorted(diagnostics, key=Diagnostic.sort_key):
-        out.append(f"{d.located()}: {d.severity}[{d.code}]: {d.message}")
+    diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
+
+    def paint(text: str, style: str) -> str:
+        return f"{style}{text}{_RESET}" if color else text
+
+    width = max((len(str(d.line)) for d in diagnostics if d.line is not None), default=1)
+    blocks: list[str] = []
+    for d in diagnostics:
+        out = [
+            paint(f"{d.located()}: ", _BOLD)
+            + paint(f"{d.severity}[{d.code}]", _STYLES.get(d.severity, _BOLD))
+            + paint(f": {d.message}", _BOLD)
+        ]
         text = sources.get(d.file or "")
         if text is not None and d.line is not None:
             lines = text.splitlines()
+            if d.line == len(lines) + 1 and (text == "" or text.endswith("\n")):
+                lines.append("")  # an error at the end of a file that ends with a newline
             if 1 <= d.line <= len(lines):
-                src = lines[d.line - 1].expandtabs(4) if "\t" not in lines[d.line - 1] else lines[d.line - 1]
-                gutter = f"{d.line:>4} | "
-                out.append(gutter + src)
-                col = max(1, d.column or 1)
-                width = 1
-                if d.end_line == d.line and d.end_column and d.end_column > col:
-                    width = d.end_column - col
-                width = max(1, min(width, max(1, len(src) - col + 1)))
-                out.append(" " * (len(gutter) - 2) + "| " + " " * (col - 1) + "^" * width)
+                src = lines[d.line - 1]
+                bar = paint(" " * width + " |", _BLUE)
+                out.append(bar)
+                out.append(paint(f"{d.line:>{width}} |", _BLUE) + " " + src)
+                out.append(bar + " " + paint(_caret_line(src, d), _STYLES.get(d.severity, "")))
         for r in d.related:
             loc = r.file or d.file or "<input>"
             if r.line is not None:
                 loc += f":{r.line}:{r.column or 1}"
-            out.append(f"  note: {r.message} ({loc})")
+            out.append(f"{' ' * width} = note: {r.message} ({loc})")
         if d.hint:
-            out.append(f"  help: {d.hint}")
-    return "\n".join(out)
+            out.append(f"{' ' * width} = " + paint("help", _BOLD) + f": {d.hint}")
+        blocks.append("\n".join(out))
+    return "\n\n".join(blocks)
 
 
-def render_json(diagnostics: Iterable[Diagnostic]) -> str:
-    items = [d.to_dict() for d in sorted(diagnostics, key=Diagnostic.sort_key)]
-    return json.dumps({"diagnostics": items}, indent=2, ensure_ascii=False)
+def summarize(diagnostics: Iterable[Diagnostic]) -> dict:
+    """Counts by severity, for the last line of text output and the JSON ``summary``."""
+    counts = {"error": 0, "warning": 0, "note": 0}
+    for d in diagnostics:
+        counts[d.severity] = counts.get(d.severity, 0) + 1
+    return {"errors": counts["error"], "warnings": counts["warning"], "notes": counts["note"]}
+
+
+def render_json(diagnostics: Iterable[Diagnostic], **extra) -> str:
+    """``{"diagnostics": [...], "summary": {...}}`` plus any extra top-level members given."""
+    diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
+    document = {"diagnostics": [d.to_dict() for d in diagnostics], "summary": summarize(diagnostics)}
+    document.update(extra)
+    return json.dumps(document, indent=2, ensure_ascii=False)

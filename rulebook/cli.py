@@ -1,0 +1,280 @@
+"""The `rulebook` command: check, parse, format and describe rules files.
+
+Only click is imported at start-up; the parser, pydantic, jsonschema and the checker are imported
+inside the commands that need them, so `rulebook --help` answers at once.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+
+INTERNAL_ERROR = "E0999"
+
+
+class _GuardedGroup(click.Group):
+    """Turns an unexpected exception into a one-line internal-error diagnostic, not a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:  # the promise is: no input ever prints a Python traceback
+            if os.environ.get("RULEBOOK_DEBUG"):
+                raise
+            click.echo(
+                f"error[{INTERNAL_ERROR}]: internal error: {type(exc).__name__}: {exc}\n"
+                "  = help: this is a bug in rulebook, not in your rules; "
+                "set RULEBOOK_DEBUG=1 to see where it happened",
+                err=True,
+            )
+            ctx.exit(1)
+
+
+@click.group(cls=_GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="rulebook")
+def main() -> None:
+    """Check, parse and format `.rules` files of the rulebook language."""
+
+
+# ----------------------------------------------------------------------------- output helpers
+def _read_for_quoting(path: str) -> str | None:
+    """The text of a file so diagnostics can quote its lines; None when it cannot be shown."""
+    from .grammar.parser import MAX_FILE_BYTES
+
+    try:
+        p = Path(path)
+        if not p.is_file() or p.stat().st_size > MAX_FILE_BYTES:
+            return None
+        data = p.read_bytes()
+    except OSError:
+        return None
+    if b"\x00" in data:
+        return None
+    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+
+
+def _sources(diagnostics, known: dict[str, str] | None = None) -> dict[str, str]:
+    sources = dict(known or {})
+    for d in diagnostics:
+        if d.file and d.file not in sources and d.line is not None:
+            text = _read_for_quoting(d.file)
+            if text is not None:
+                sources[d.file] = text
+    return sources
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _summary_line(summary: dict, checked: int | None) -> str:
+    parts = [_plural(summary["errors"], "error"), _plural(summary["warnings"], "warning")]
+    head = f"checked {_plural(checked, 'file')}: " if checked is not None else ""
+    if not summary["errors"] and not summary["warnings"]:
+        return head + "no problems found"
+    return head + ", ".join(parts)
+
+
+def _report(diagnostics, fmt: str, *, checked: int | None = None, err: bool = False,
+            known_sources: dict[str, str] | None = None, **extra) -> None:
+    """Print diagnostics as text or JSON, with a summary (to stderr when stdout carries output)."""
+    from .validator.diagnostics import render_json, render_text, summarize
+
+    diagnostics = list(diagnostics)
+    if fmt == "json":
+        if checked is not None:
+            extra["files_checked"] = checked
+        click.echo(render_json(diagnostics, **extra), err=err)
+        return
+    if diagnostics:
+        stream = sys.stderr if err else sys.stdout
+        color = stream.isatty() and not os.environ.get("NO_COLOR")
+        click.echo(render_text(diagnostics, _sources(diagnostics, known_sources), color=color),
+                   err=err)
+        click.echo(err=err)
+    click.echo(_summary_line(summarize(diagnostics), checked), err=err)
+
+
+def _has_errors(diagnostics) -> bool:
+    return any(d.is_error for d in diagnostics)
+
+
+FORMAT_OPTION = click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+    help="How to print diagnostics.",
+)
+
+
+# ----------------------------------------------------------------------------------- check
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@FORMAT_OPTION
+@click.option("--assumptions", is_flag=True,
+              help="Also list every declaration marked `assumed`, with its reason.")
+def check(paths: tuple[str, ...], fmt: str, assumptions: bool) -> None:
+    """Check rules files and folders of rules; exit 1 if any error is found."""
+    diagnostics, checked, found = _run_check(list(paths), assumptions)
+    extra = {"assumptions": [_assumption_dict(a) for a in found]} if assumptions else {}
+    _report(diagnostics, fmt, checked=checked, **extra)
+    if assumptions and fmt == "text":
+        click.echo()
+        click.echo(_assumptions_text(found))
+    sys.exit(1 if _has_errors(diagnostics) else 0)
+
+
+def _run_check(paths: list[str], assumptions: bool):
+    """(diagnostics, number of files checked, assumptions) -- parse-only until the checker lands."""
+    from .grammar.parser import parse_file
+    from .validator.diagnostics import DiagnosticError
+
+    files, problems = _rules_files(tuple(paths))
+    found = []
+    for f in files:
+        try:
+            program = parse_file(f)
+        except DiagnosticError as e:
+            problems.extend(e.diagnostics)
+            continue
+        if assumptions:
+            found.extend(_assumed_in(program, str(f)))
+    return problems, len(files), found
+
+
+def _assumed_in(program, file):
+    out = []
+    for decl in [program.header, *program.declarations,
+                 *(o.declaration if o.kind == "override" else o for o in program.overrides)]:
+        meta = getattr(decl, "meta", None)
+        if meta is not None and meta.assumed is not None:
+            name = getattr(decl, "name", None) or decl.kind
+            out.append({"file": file, "line": decl.span.line if decl.span else None,
+                        "name": name, "reason": meta.assumed})
+    return out
+
+
+def _assumption_dict(a) -> dict:
+    return a if isinstance(a, dict) else a.to_dict()
+
+
+def _assumptions_text(found) -> str:
+    if not found:
+        return "no assumed declarations"
+    lines = [f"{_plural(len(found), 'assumed declaration')}:"]
+    for a in map(_assumption_dict, found):
+        lines.append(f"  {a['file']}:{a['line']}: {a['name']}: {a['reason']}")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------- parse
+@main.command()
+@click.argument("file", type=click.Path())
+def parse(file: str) -> None:
+    """Print the syntax tree of FILE as JSON (with source spans)."""
+    import json
+
+    from .grammar.parser import parse_file
+    from .validator.diagnostics import DiagnosticError
+    from .validator.schema import validate_program
+
+    try:
+        program = parse_file(file)
+    except DiagnosticError as e:
+        _report(e.diagnostics, "text", err=True)
+        sys.exit(1)
+    problems = validate_program(program, file)
+    if problems:
+        _report(problems, "text", err=True)
+        sys.exit(1)
+    click.echo(json.dumps(program.model_dump(mode="json"), indent=2, ensure_ascii=False))
+
+
+# ---------------------------------------------------------------------------------- schema
+@main.command()
+def schema() -> None:
+    """Print the JSON Schema (Draft 2020-12) of the syntax tree."""
+    import json
+
+    from .validator.schema import ast_schema
+
+    click.echo(json.dumps(ast_schema(), indent=2, ensure_ascii=False))
+
+
+# ------------------------------------------------------------------------------------- fmt
+def _rules_files(targets: tuple[str, ...]):
+    """Expand folders into their `.rules` files; report missing paths and empty folders."""
+    from .validator.diagnostics import Diagnostic
+
+    files: list[Path] = []
+    problems: list[Diagnostic] = []
+    for target in targets:
+        p = Path(target)
+        if p.is_dir():
+            found = sorted(f for f in p.rglob("*.rules") if f.is_file())
+            if not found:
+                problems.append(Diagnostic(
+                    "E0008", f"{target} holds no `.rules` files", file=target,
+                    hint="name a `.rules` file or a folder that contains some"))
+            files.extend(found)
+        elif not p.exists():
+            problems.append(Diagnostic("E0001", f"no such file: {target}", file=target,
+                                       hint="check the path, or list files with `ls`"))
+        else:
+            files.append(p)
+    return files, problems
+
+
+@main.command()
+@click.argument("targets", nargs=-1, required=True, type=click.Path())
+@click.option("--check", "check_only", is_flag=True,
+              help="Change nothing; exit 1 and list the files that are not in canonical form.")
+@click.option("--write", is_flag=True, help="Rewrite files that are not in canonical form.")
+def fmt(targets: tuple[str, ...], check_only: bool, write: bool) -> None:
+    """Print FILES in canonical form (or check or rewrite them)."""
+    if check_only and write:
+        raise click.UsageError("use either --check or --write, not both")
+    from .grammar.formatter import format_source
+    from .grammar.parser import read_source
+    from .validator.diagnostics import DiagnosticError
+
+    files, problems = _rules_files(targets)
+    changed: list[Path] = []
+    printed = 0
+    for path in files:
+        try:
+            text = read_source(path)
+            formatted = format_source(text, str(path))
+        except DiagnosticError as e:
+            problems.extend(e.diagnostics)
+            continue
+        if check_only or write:
+            if formatted != text:
+                changed.append(path)
+                if write:
+                    path.write_text(formatted, encoding="utf-8")
+            continue
+        if len(files) > 1:
+            click.echo(f"{'' if printed == 0 else chr(10)}# ==> {path} <==")
+        click.echo(formatted, nl=False)
+        printed += 1
+    if problems:
+        _report(problems, "text", err=not (check_only or write))
+    for path in changed:
+        click.echo(f"{'reformatted' if write else 'would reformat'} {path}")
+    if check_only and not changed and not problems:
+        click.echo(f"{_plural(len(files), 'file')} already formatted")
+    sys.exit(1 if problems or (check_only and changed) else 0)
+
+
+# ------------------------------------------------------------------- game commands (lead)
+try:
+    from .cli_game import register
+except ImportError:
+    register = None
+if register:
+    register(main)
