@@ -274,6 +274,23 @@ class Move(Node):
     place: Literal["top", "bottom"] | None = None  # None: at the end (bottom)
 
 
+class Add(Node):
+    """``add x to xs``: put a value into a list (at the end unless ``at top``)."""
+
+    kind: Literal["add"]
+    value: Expr
+    dest: Expr
+    place: Literal["top", "bottom"] | None = None
+
+
+class Remove(Node):
+    """``remove x from xs``: take one value out of a list (it must be there)."""
+
+    kind: Literal["remove"]
+    value: Expr
+    source: Expr
+
+
 class Shuffle(Node):
     kind: Literal["shuffle"]
     target: Expr
@@ -441,7 +458,7 @@ class Require(Node):
 
 Stmt = Annotated[
     Union[
-        Let, Set, Change, Move, Shuffle, If, For, Repeat, While, Choose, Simultaneously, Turns,
+        Let, Set, Change, Move, Add, Remove, Shuffle, If, For, Repeat, While, Choose, Simultaneously, Turns,
         Phase, Step, Rounds, Turn, EndGame, Stop, Pass, Log, Reveal, Hide, Trigger, Award,
         CallProcedure, Require,
     ],

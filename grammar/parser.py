@@ -473,6 +473,13 @@ class _Builder(Transformer_NonRecursive):
     def move_top(self, c, m):
         return ("top", c[0])
 
+    def add_stmt(self, c, m):
+        return A.Add(kind="add", value=c[0], dest=c[1], place=str(c[2]) if c[2] is not None else None,
+                     span=_span(m))
+
+    def remove_stmt(self, c, m):
+        return A.Remove(kind="remove", value=c[0], source=c[1], span=_span(m))
+
     def shuffle_stmt(self, c, m):
         return A.Shuffle(kind="shuffle", target=c[0], span=_span(m))
 
@@ -866,6 +873,13 @@ def parse_text(text: str, name: str = "<input>") -> A.Program:
                        end_line=getattr(e.tok, "end_line", None),
                        end_column=getattr(e.tok, "end_column", None))
         raise DiagnosticError([Diagnostic(e.code, e.message, file=name, hint=e.hint, **loc)])
+    except RecursionError:
+        raise DiagnosticError([Diagnostic("E0007", "the file is nested too deeply to read",
+                                          file=name, hint="split deep expressions with `let`")])
+    except Exception as e:  # noqa: BLE001 - a builder bug must still not show a traceback
+        raise DiagnosticError([Diagnostic(
+            "E0199", f"internal error while reading the rules ({type(e).__name__}: {e})",
+            file=name, hint="please report this with the file that caused it")])
     if _tree_depth(prog) > MAX_TREE_DEPTH:
         raise DiagnosticError([Diagnostic(
             "E0007", f"the rules are nested more than {MAX_TREE_DEPTH} levels deep", file=name,

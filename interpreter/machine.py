@@ -311,6 +311,15 @@ class Machine(Evaluator):
             dst.extend(moved)
         self.sized(dst, node)
 
+    def do_add(self, s, env):
+        dst = self.container(s.dest, env)
+        self.put(dst, [self.eval(s.value, env)], s.place, s)
+        self.changed(None, None)
+
+    def do_remove(self, s, env):
+        self.take(self.container(s.source, env), self.eval(s.value, env), s)
+        self.changed(None, None)
+
     def do_shuffle(self, s, env):
         target = self.eval(s.target, env)
         if not isinstance(target, list):

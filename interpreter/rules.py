@@ -36,6 +36,7 @@ class Rules:
     scoring: A.ScoringDecl | None = None
     winner: A.WinnerDecl | None = None
     fingerprint: str = ""
+    source_path: str | None = None
 
     @property
     def automaton_names(self) -> list[str]:

@@ -1,0 +1,80 @@
+"""Agents choose among the legal options. The engine never calls them: a driver does."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from .game import Game
+from .rng import Rng
+from .view import view
+
+
+class Agent(Protocol):
+    def decide(self, game_view: dict, options: list[tuple[str, str]]) -> str: ...
+
+
+class RandomAgent:
+    """Uniformly random legal option, from its own seeded generator (reproducible)."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def decide(self, game_view, options):
+        return options[self.rng.below(len(options))][0]
+
+
+class FirstAgent:
+    """Always the first legal option: a deterministic baseline."""
+
+    def decide(self, game_view, options):
+        return options[0][0]
+
+
+class ScriptedAgent:
+    """Plays a fixed list of option ids (or labels), then stops with an error."""
+
+    def __init__(self, script: list[str]):
+        self.script = list(script)
+
+    def decide(self, game_view, options):
+        if not self.script:
+            raise RuntimeError("the script has no decision left")
+        return self.script.pop(0)
+
+
+AGENT_KINDS = ("random", "first", "human")
+
+
+def make_agent(kind: str, seed: int) -> Agent:
+    if kind == "random":
+        return RandomAgent(seed)
+    if kind == "first":
+        return FirstAgent()
+    raise ValueError(f"unknown agent kind {kind!r}")
+
+
+@dataclass
+class Outcome:
+    game: Game
+    decisions: int
+
+
+def play_out(game: Game, agents: dict[int, Agent], max_decisions: int = 1_000_000) -> Outcome:
+    """Drive a game to its end with agents (one per seat). Rule errors propagate as
+    DiagnosticError; the game keeps its diagnostic in `game.error`."""
+    made = 0
+    while game.pending is not None:
+        if made >= max_decisions:
+            raise RuntimeError(f"more than {max_decisions} decisions")
+        seat = game.pending.player.seat
+        agent = agents[seat]
+        options = game.legal_options()
+        choice = agent.decide(view(game, seat) if isinstance(agent, NeedsView) else None,
+                              options)
+        game.apply(choice, seat)
+        made += 1
+    return Outcome(game, made)
+
+
+class NeedsView:
+    """Marker for agents that read the view (building it costs time in simulations)."""

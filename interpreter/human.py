@@ -1,0 +1,91 @@
+"""A person at a terminal: sees only their seat's view, picks a numbered option.
+
+Besides a number, a person may type `u` (undo their last decision while it is still the last one
+made), `s` (save), `q` (save and quit), `l` (whole log) or `v` (whole view). Those come back to the
+driver as commands starting with `!`.
+"""
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+from .values import show
+
+COMMANDS = {"u": "!undo", "s": "!save", "q": "!quit"}
+
+
+def _value(v) -> str:
+    if isinstance(v, dict) and v.get("hidden"):
+        return f"(hidden, {v['size']})" if "size" in v else "(hidden)"
+    if isinstance(v, dict) and "item" in v:
+        fields = ", ".join(f"{k} {x}" for k, x in v.items() if k != "item" and x is not None)
+        return f"[{fields}]" if fields else v["item"]
+    if isinstance(v, dict) and "player" in v:
+        return f"player {v['player']}"
+    if isinstance(v, dict) and "record" in v:
+        inner = ", ".join(f"{k}: {_value(x)}" for k, x in v.items() if k != "record")
+        return f"{v['record']}({inner})"
+    if isinstance(v, list):
+        if v and isinstance(v[0], list):
+            return "\n      " + "\n      ".join(" | ".join(_value(c) for c in row) for row in v)
+        return "[" + "; ".join(_value(x) for x in v) + "]"
+    if v is None:
+        return "-"
+    return str(v)
+
+
+def render_view(view: dict, log_lines: int = 8) -> str:
+    me = view["viewer"]
+    out = [f"== {view['title']} - round {view['round']}"
+           + (f", phase {view['phase']}" if view["phase"] else "")
+           + f" - you are player {me} =="]
+    if view["globals"]:
+        out.append("Table:")
+        for k, v in view["globals"].items():
+            out.append(f"  {k}: {_value(v)}")
+    out.append("Players:")
+    for p in view["players"]:
+        who = f"player {p['seat']}" + (" (you)" if p["seat"] == me else "")
+        if p.get("automaton"):
+            who += f" [{p['automaton']}]"
+        fields = "; ".join(f"{k} {_value(v)}" for k, v in p["vars"].items())
+        out.append(f"  {who}: {fields}")
+    if view["log"]:
+        out.append("Recent events:")
+        out.extend("  " + line for line in view["log"][-log_lines:])
+    return "\n".join(out)
+
+
+class HumanAgent:
+    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print):
+        self.read, self.write = read, write
+
+    def decide(self, view: dict, options: list[tuple[str, str]]) -> str:
+        self.write(render_view(view))
+        pending = view["pending"] or {}
+        self.write(f"\nYour decision: {pending.get('prompt') or 'Choose'}")
+        for i, (_, label) in enumerate(options, 1):
+            self.write(f"  {i:>3}) {label}")
+        self.write("  [u] undo last decision  [s] save  [q] save and quit  [l] log  [v] view")
+        while True:
+            try:
+                answer = self.read("> ").strip().lower()
+            except EOFError:
+                return "!quit"
+            if answer in COMMANDS:
+                return COMMANDS[answer]
+            if answer == "l":
+                self.write("\n".join(view["log"]) or "(no events yet)")
+                continue
+            if answer == "v":
+                self.write(json.dumps(view, indent=1, ensure_ascii=False))
+                continue
+            if answer.isdigit() and 1 <= int(answer) <= len(options):
+                return options[int(answer) - 1][0]
+            ids = [o for o, _ in options]
+            if answer in ids:
+                return answer
+            self.write(f"Type a number from 1 to {len(options)}, or u, s, q, l, v.")
+
+
+__all__ = ["HumanAgent", "render_view", "show"]

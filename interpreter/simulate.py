@@ -1,0 +1,119 @@
+"""Many games with bots, in one or several processes, with results independent of the split."""
+from __future__ import annotations
+
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Callable
+
+from ..validator.diagnostics import DiagnosticError
+from .agents import FirstAgent, RandomAgent, play_out
+from .game import Game
+from .rules import Rules
+
+
+@dataclass
+class GameRecord:
+    index: int
+    seed: int
+    winners: list[int]
+    scores: dict
+    decisions: int
+    rounds: int
+    steps: int
+    error: dict | None
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    return game_seed * 7919 + seat
+
+
+def play_one(rules: Rules, players: int | None, index: int, seed: int, agent: str) -> GameRecord:
+    try:
+        game = Game(rules, players, seed)
+    except DiagnosticError as e:
+        return GameRecord(index, seed, [], {}, 0, 0, 0, e.diagnostics[0].to_dict())
+    agents = {s.seat: RandomAgent(agent_seed(seed, s.seat)) if agent == "random" else FirstAgent()
+              for s in game.state.seats}
+    error = None
+    decisions = 0
+    try:
+        decisions = play_out(game, agents).decisions
+    except DiagnosticError as e:
+        error = e.diagnostics[0].to_dict()
+        decisions = len(game.history)
+    scores = game.scores() if error is None else {}
+    return GameRecord(index, seed, [s.seat for s in game.state.winners], scores, decisions,
+                      game.state.round, game.state.steps, error)
+
+
+_worker_rules: Rules | None = None
+
+
+def _init_worker(loader: Callable[[], Rules]) -> None:
+    global _worker_rules
+    _worker_rules = loader()
+
+
+def _work(args) -> list[GameRecord]:
+    players, indices, base_seed, agent = args
+    return [play_one(_worker_rules, players, i, base_seed + i, agent) for i in indices]
+
+
+def simulate(rules: Rules, loader: Callable[[], Rules], games: int, players: int | None,
+             seed: int, jobs: int = 1, agent: str = "random",
+             progress: Callable[[int], None] | None = None) -> tuple[list[GameRecord], float]:
+    """Play `games` games; game i uses seed `seed + i`, so results do not depend on `jobs`."""
+    start = time.perf_counter()
+    records: list[GameRecord] = []
+    if jobs <= 1:
+        for i in range(games):
+            records.append(play_one(rules, players, i, seed + i, agent))
+            if progress:
+                progress(1)
+    else:
+        chunk = max(1, min(50, games // (jobs * 4) or 1))
+        batches = [list(range(s, min(games, s + chunk))) for s in range(0, games, chunk)]
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                                 initargs=(loader,)) as pool:
+            for batch in pool.map(_work, [(players, b, seed, agent) for b in batches]):
+                records.extend(batch)
+                if progress:
+                    progress(len(batch))
+    records.sort(key=lambda r: r.index)
+    return records, time.perf_counter() - start
+
+
+def summarise(records: list[GameRecord], seats: int) -> dict:
+    ok = [r for r in records if r.error is None]
+    wins = {s: 0 for s in range(1, seats + 1)}
+    shared = 0
+    score_sum = {s: 0 for s in range(1, seats + 1)}
+    score_n = {s: 0 for s in range(1, seats + 1)}
+    for r in ok:
+        if len(r.winners) > 1:
+            shared += 1
+        for w in r.winners:
+            wins[w] = wins.get(w, 0) + 1
+        for s, v in r.scores.items():
+            if isinstance(v, int) and not isinstance(v, bool):
+                score_sum[int(s)] = score_sum.get(int(s), 0) + v
+                score_n[int(s)] = score_n.get(int(s), 0) + 1
+    lengths = [r.decisions for r in ok]
+    rounds = [r.rounds for r in ok]
+    return {
+        "games": len(records),
+        "completed": len(ok),
+        "errors": len(records) - len(ok),
+        "wins_per_seat": {str(s): wins[s] for s in sorted(wins)},
+        "shared_victories": shared,
+        "mean_score_per_seat": {str(s): round(score_sum[s] / score_n[s], 3) if score_n.get(s)
+                                else None for s in sorted(score_sum)},
+        "decisions_per_game": {"mean": round(sum(lengths) / len(lengths), 2) if lengths else 0,
+                               "min": min(lengths, default=0), "max": max(lengths, default=0)},
+        "rounds_per_game": {"mean": round(sum(rounds) / len(rounds), 2) if rounds else 0,
+                            "min": min(rounds, default=0), "max": max(rounds, default=0)},
+        "total_decisions": sum(r.decisions for r in records),
+        "first_errors": [dict(r.error, game=r.index, seed=r.seed)
+                         for r in records if r.error][:5],
+    }
