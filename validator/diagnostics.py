@@ -80,8 +80,12 @@ _STYLES = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "note": "\x1b[1;36m"}
 _BOLD, _BLUE, _RESET = "\x1b[1m", "\x1b[1;34m", "\x1b[0m"
 
 
-def _caret_line(src: str, d: Diagnostic) -> str:
-    """Spaces up to the span, then carets under it; tabs are copied so the caret lines up."""
+MAX_SHOWN = 100  # longest source excerpt quoted under a diagnostic; longer lines are cut around it
+CONTEXT_BEFORE = 40
+
+
+def _excerpt(src: str, d: Diagnostic) -> tuple[str, str]:
+    """The quoted source line (cut to a window around the span when long) and its caret line."""
     col = max(1, d.column or 1)
     if d.end_line == d.line and d.end_column and d.end_column > col:
         width = d.end_column - col
@@ -90,9 +94,16 @@ def _caret_line(src: str, d: Diagnostic) -> str:
     else:
         width = 1
     width = max(1, min(width, len(src) - col + 1))
+    if len(src) > MAX_SHOWN:
+        start = max(0, min(col - 1 - CONTEXT_BEFORE, len(src) - MAX_SHOWN))
+        shown = src[start : start + MAX_SHOWN]
+        lead = "..." if start > 0 else ""
+        tail = "..." if start + MAX_SHOWN < len(src) else ""
+        src, col = lead + shown + tail, col - start + len(lead)
+        width = max(1, min(width, len(lead) + len(shown) - col + 1))
     pad = "".join("\t" if ch == "\t" else " " for ch in src[: col - 1])
     pad += " " * max(0, col - 1 - len(src))
-    return pad + "^" * width
+    return src, pad + "^" * width
 
 
 def render_text(
@@ -123,11 +134,11 @@ def render_text(
             if d.line == len(lines) + 1 and (text == "" or text.endswith("\n")):
                 lines.append("")  # an error at the end of a file that ends with a newline
             if 1 <= d.line <= len(lines):
-                src = lines[d.line - 1]
+                src, carets = _excerpt(lines[d.line - 1], d)
                 bar = paint(" " * width + " |", _BLUE)
                 out.append(bar)
                 out.append(paint(f"{d.line:>{width}} |", _BLUE) + " " + src)
-                out.append(bar + " " + paint(_caret_line(src, d), _STYLES.get(d.severity, "")))
+                out.append(bar + " " + paint(carets, _STYLES.get(d.severity, "")))
         for r in d.related:
             loc = r.file or d.file or "<input>"
             if r.line is not None:
