@@ -299,7 +299,8 @@ class _Builder(Transformer_NonRecursive):
 
     def record_decl(self, c, m):
         meta, rest = _split_meta(c)
-        return A.RecordDecl(kind="record", name=_name(rest[0]), fields=rest[1:], meta=meta,
+        return A.RecordDecl(kind="record", name=_name(rest[0]),
+                            fields=[f for f in rest[1:] if f is not None], meta=meta,
                             span=_span(m))
 
     def field_decl(self, c, m):

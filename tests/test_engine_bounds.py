@@ -1,0 +1,54 @@
+"""Budgets and runtime errors: rule bugs stop the game with a located diagnostic."""
+import pytest
+
+from engine_helpers import game_of, header
+from rulebook.interpreter.state import Limits
+from rulebook.validator.diagnostics import DiagnosticError
+
+
+def _error(text, limits=None):
+    with pytest.raises(DiagnosticError) as e:
+        game_of(header("1") + text, players=1, limits=limits)
+    return e.value.diagnostics[0]
+
+
+def test_runaway_loop_hits_the_step_budget():
+    d = _error("global n: int\nplay {\n    while true { increase n by 1 }\n}\n",
+               Limits(max_steps=10_000))
+    assert d.code == "E0301" and d.line == 6 and d.file == "<test>"
+
+
+def test_unbounded_recursion_hits_the_depth_budget():
+    d = _error("define f(x) = f(x + 1)\nglobal n: int\nplay { set n = f(1) }\n")
+    assert d.code == "E0302" and d.line == 4
+
+
+def test_huge_range_is_refused():
+    d = _error("global n: int\nplay { set n = size(1..100000000) }\n")
+    assert d.code == "E0303"
+
+
+def test_huge_numbers_are_refused():
+    d = _error("global n: int = 1\nplay {\n    repeat 80 times { set n = n * 2 }\n}\n")
+    assert d.code == "E0304" and d.line == 6
+
+
+def test_division_by_zero_names_the_rule():
+    d = _error("global n: int\nplay {\n    set n = 3 / (n - n)\n}\n")
+    assert (d.code, d.line) == ("E0305", 6)
+    assert "division by zero" in d.message
+
+
+def test_wrong_types_and_bad_indexes_are_diagnostics():
+    assert _error('global n: int\nplay { set n = 1 + "a" }\n').code == "E0306"
+    assert _error("global xs: list of int\nplay { set xs[3] = 1 }\n").code == "E0307"
+
+
+def test_require_failure_reports_its_message():
+    d = _error('play {\n    require 1 > 2 "one is not more than two"\n}\n')
+    assert (d.code, d.message, d.line) == ("E0309", "one is not more than two", 5)
+
+
+def test_too_many_options_are_refused():
+    d = _error('global n: int\nplay {\n    choose players[1] { option x for i in 1..9000 { } }\n}\n')
+    assert d.code == "E0303"

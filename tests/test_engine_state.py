@@ -1,0 +1,143 @@
+"""State: clamps, stacking order, moves between zones and grid cells, structures, visibility."""
+import pytest
+
+from engine_helpers import game_of, header
+from rulebook.interpreter.view import view
+from rulebook.validator.diagnostics import DiagnosticError
+
+
+def test_at_least_clamps_every_write_and_stacked_records_arrival_order():
+    g = game_of(header("3") + """
+player rep: int = 0 at least 0 stacked
+global order: list of player
+play {
+    decrease players[1].rep by 5
+    increase players[2].rep by 2
+    increase players[3].rep by 2
+    set order = sort(p in players by p.rep descending, changed_at(p.rep))
+}
+""", players=3)
+    seats = g.state.seats
+    assert [s.vars["rep"] for s in seats] == [0, 2, 2]
+    # equal reputation: the disc that arrived first is at the bottom and ranks first
+    assert [p.seat for p in g.state.globals["order"]] == [2, 3, 1]
+
+
+def test_moves_between_decks_rows_and_grid_cells():
+    g = game_of(header("1") + """
+record Card { name: text, value: int }
+table cards of Card {
+    name | value | count
+    "A"  | 1     | 2
+    "B"  | 2     | 1
+}
+global deck: deck of Card secret
+global row: list of Card
+global board: grid 2 by 2 of Card?
+global discard: list of Card
+setup {
+    move all from cards to deck
+    move top 2 from deck to row
+    move top 1 from deck to board[1, 2]
+    move board[1, 2] from board[1, 2] to discard at top
+    move row[1] from row to discard at top
+}
+""", players=1)
+    gl = g.state.globals
+    assert [c.id for c in gl["deck"]] == []
+    assert [c.id for c in gl["row"]] == ["cards#2"]
+    assert [c.id for c in gl["discard"]] == ["cards#1", "cards#3"]
+    assert gl["board"].cells == [None] * 4
+
+
+def test_table_rows_with_counts_make_distinct_items():
+    g = game_of(header("1") + """
+record Card { name: text, value: int }
+table cards of Card {
+    name | value | count
+    "A"  | 1     | 3
+}
+global n: int = size(cards)
+global distinct: bool = cards[1] != cards[2]
+""", players=1)
+    assert g.state.globals["n"] == 3
+    assert g.state.globals["distinct"] is True
+
+
+def test_moving_something_that_is_not_there_is_a_located_error():
+    with pytest.raises(DiagnosticError) as e:
+        game_of(header("1") + """
+global a: list of int = [1, 2]
+global b: list of int
+play {
+    move 3 from a to b
+}
+""", players=1)
+    d = e.value.diagnostics[0]
+    assert (d.code, d.line, d.column) == ("E0308", 8, 5)
+    assert "not in the place it is moved from" in d.message
+
+
+def test_structures_are_mutable_and_shared_by_reference():
+    g = game_of(header("1") + """
+record Set { total: int, shipped: bool }
+player sets: list of Set
+play {
+    add new Set { total: 2, shipped: false } to players[1].sets
+    for s in players[1].sets { set s.shipped = true }
+    increase players[1].sets[1].total by 3
+}
+""", players=1)
+    s = g.state.seats[0].vars["sets"][0]
+    assert (s.fields["total"], s.fields["shipped"]) == (5, True)
+
+
+def test_owner_and_secret_visibility_in_views_and_reveal():
+    g = game_of(header() + """
+player caps: int = 10 owner
+player hand: list of int owner
+global deck: deck of int secret
+global market: int = 30 secret
+setup {
+    set deck = [1, 2, 3]
+    set players[1].hand = [7, 8]
+}
+play {
+    choose players[1] "Look" { option ok { reveal market to players[1] } }
+    choose players[1] "Open" { option ok { reveal market } }
+    choose players[1] "Close" { option ok { hide market } }
+}
+""")
+    v1, v2, spectator = view(g, 1), view(g, 2), view(g, None)
+    assert v1["players"][0]["vars"]["caps"] == 10
+    assert v2["players"][0]["vars"]["caps"] == {"hidden": True}
+    assert v2["players"][0]["vars"]["hand"] == {"hidden": True, "size": 2}
+    assert spectator["globals"]["deck"] == {"hidden": True, "size": 3}
+    assert v1["globals"]["market"] == {"hidden": True}
+    g.apply("ok")
+    assert view(g, 1)["globals"]["market"] == 30
+    assert view(g, 2)["globals"]["market"] == {"hidden": True}
+    g.apply("ok")
+    assert view(g, 2)["globals"]["market"] == 30
+    g.apply("ok")
+    assert view(g, 2)["globals"]["market"] == {"hidden": True}
+    # the pending options are shown only to the player who decides
+    assert view(g, 2)["pending"] is None or view(g, 2)["pending"]["options"] is None
+
+
+def test_nothing_hidden_leaks_into_another_players_view_as_text():
+    import json
+
+    g = game_of(header() + """
+player secret_number: int = 0 owner
+global hidden_pile: list of int = [777001, 777002] secret
+setup { set players[1].secret_number = 424242 }
+play {
+    choose players[1] "Go" { option ok { } }
+}
+""")
+    for seat in (2, None):
+        text = json.dumps(view(g, seat))
+        assert "424242" not in text
+        assert "777001" not in text and "777002" not in text
+    assert "424242" in json.dumps(view(g, 1))
