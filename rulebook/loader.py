@@ -1,0 +1,367 @@
+"""Find a ruleset and load it: a game file, or a variant merged onto the game it extends.
+
+A variant (docs/semantics-contract.md, "Files") adds declarations, replaces them with
+``override <declaration>``, and patches named steps with ``override/before/after step NAME``.
+Parsed files are cached and shared between loads, so merging never changes a parsed program:
+nodes that a patch touches are copied, everything else is shared.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .grammar import ast as A
+from .grammar.parser import parse_text, read_source
+from .validator.diagnostics import Diagnostic, DiagnosticError, Related, span_fields
+
+CODES = {
+    "E0501": "no ruleset by that name, folder or path",
+    "E0502": "a folder does not hold exactly one game file",
+    "E0503": "a variant extends a file that does not exist",
+    "E0504": "variants extend each other in a cycle",
+    "E0505": "`override` names nothing in the game it extends",
+    "E0506": "a declaration repeats one of the game it extends without `override`",
+    "E0507": "a step patch names a step that does not exist",
+    "E0508": "a variant extends a file that is neither a game nor a variant",
+}
+
+RULES_SUFFIX = ".rules"
+# Declarations the game has at most one of; an override replaces "the" one.
+SINGLETON_KINDS = ("setup", "play", "scoring", "winner")
+
+
+# ------------------------------------------------------------------------------ resolution
+def bundled_roots() -> list[Path]:
+    """Folders searched for bundled rulesets: the repository's and the current directory's."""
+    roots = [Path(__file__).resolve().parents[1] / "rulesets", Path.cwd() / "rulesets"]
+    out: list[Path] = []
+    for r in roots:
+        if r.is_dir() and r.resolve() not in [o.resolve() for o in out]:
+            out.append(r)
+    return out
+
+
+_FIRST_WORD = re.compile(r"\A(?:\s|#[^\n]*)*(\w+)")
+
+
+def is_game_file(path: Path) -> bool:
+    """Whether a file starts with a `game` header (read cheaply, without parsing)."""
+    try:
+        head = path.read_text(encoding="utf-8", errors="replace")[:4096].removeprefix("\ufeff")
+    except OSError:
+        return False
+    match = _FIRST_WORD.match(head)
+    return bool(match) and match.group(1) == "game"
+
+
+def game_file_in(folder: Path) -> Path:
+    """The single game file of a folder (its variants and scenario files sit beside it)."""
+    games = [p for p in sorted(folder.glob("*" + RULES_SUFFIX)) if is_game_file(p)]
+    if len(games) == 1:
+        return games[0]
+    if not games:
+        message = f"{folder} has no game file (a `.rules` file starting with `game`)"
+    else:
+        message = f"{folder} has {len(games)} game files: " + ", ".join(p.name for p in games)
+    raise DiagnosticError([Diagnostic("E0502", message, file=str(folder),
+                                      hint="name the `.rules` file to load")])
+
+
+def bundled_names() -> list[str]:
+    """Every name `resolve_ruleset` accepts for a bundled ruleset: `game` and `game/variant`."""
+    names: set[str] = set()
+    for root in bundled_roots():
+        for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+            files = sorted(folder.glob("*" + RULES_SUFFIX))
+            if any(is_game_file(p) for p in files):
+                names.add(folder.name)
+            names.update(f"{folder.name}/{p.stem}" for p in files)
+    return sorted(names)
+
+
+def resolve_ruleset(ref: str) -> Path:
+    """A `.rules` path, a folder (its game file), or a bundled name (`liqueur`, `liqueur/x`)."""
+    direct = Path(ref)
+    if direct.is_file():
+        return direct
+    if direct.is_dir():
+        return game_file_in(direct)
+    for root in bundled_roots():
+        candidate = root / ref
+        if candidate.is_dir():
+            return game_file_in(candidate)
+        named = candidate.with_name(candidate.name + RULES_SUFFIX)
+        if not ref.endswith(RULES_SUFFIX) and named.is_file():
+            return named
+    known = bundled_names()
+    close = difflib.get_close_matches(ref, known, n=1)
+    hint = (f"did you mean `{close[0]}`?" if close else
+            "bundled rulesets: " + ", ".join(known) if known else "give the path of a `.rules` file")
+    raise DiagnosticError([Diagnostic("E0501", f"no ruleset named `{ref}`: not a file, a folder "
+                                      "or a bundled name", file=ref, hint=hint)])
+
+
+# ---------------------------------------------------------------------------------- parsing
+_PARSED: dict[str, tuple[tuple[int, int], str, A.Program]] = {}
+
+
+def parse_cached(path: str) -> tuple[str, A.Program]:
+    """(source text, program) of a file, parsed once per version of the file on disk."""
+    try:
+        st = os.stat(path)
+        stamp = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = None
+    hit = _PARSED.get(path)
+    if hit is not None and stamp is not None and hit[0] == stamp:
+        return hit[1], hit[2]
+    text = read_source(path)
+    program = parse_text(text, path)
+    if stamp is not None:
+        _PARSED[path] = (stamp, text, program)
+    return text, program
+
+
+def walk(node):
+    """Every AST node under ``node`` (itself included), in no particular order."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Node):
+            yield n
+            for name in type(n).model_fields:
+                value = getattr(n, name)
+                if isinstance(value, (A.Node, list)):
+                    stack.append(value)
+        elif isinstance(n, list):
+            stack.extend(x for x in n if isinstance(x, (A.Node, list)))
+
+
+# ---------------------------------------------------------------------------------- the result
+@dataclass
+class Ruleset:
+    """A loaded ruleset: the merged program and where every part of it was written."""
+
+    program: A.Program
+    files: dict[str, str]                 # path -> source text, for rendering diagnostics
+    chain: list[str]                      # the game file first, the loaded file last
+    game_title: str = ""
+    variant_titles: list[str] = field(default_factory=list)
+    origin: dict[int, str] = field(default_factory=dict, repr=False)
+    # The programs whose nodes ``origin`` refers to: kept alive so no id is reused.
+    sources: list[A.Program] = field(default_factory=list, repr=False)
+
+    def file_of(self, node) -> str | None:
+        """The file an AST node of the merged program was written in."""
+        return self.origin.get(id(node))
+
+
+def _origin_map(program: A.Program, file: str, into: dict[int, str]) -> None:
+    for node in walk(program):
+        into[id(node)] = file
+
+
+# ---------------------------------------------------------------------------------- loading
+def load_ruleset(path: str | Path) -> Ruleset:
+    """Load a game or variant file; a variant is merged onto the chain of files it extends."""
+    chain, programs, texts = _read_chain(str(path))
+    root = programs[0]
+    if not isinstance(root.header, A.GameHeader):
+        first = chain[0]
+        raise DiagnosticError([Diagnostic(
+            "E0508", f"{first} is not a game: it has no `game` header", file=first, line=1,
+            column=1, hint='a ruleset starts with `game "Title" { players 2 to 4 }`')])
+    origin: dict[int, str] = {}
+    for file, program in zip(chain, programs):
+        _origin_map(program, file, origin)
+    merger = _Merger(list(root.declarations), origin, chain[0])
+    header = root.header
+    titles = []
+    for file, program in zip(chain[1:], programs[1:]):
+        merger.apply(program, file)
+        vh = program.header
+        titles.append(vh.title)
+        updates = {"title": vh.title}
+        if vh.min_players is not None:
+            updates.update(min_players=vh.min_players, max_players=vh.max_players)
+        header = header.model_copy(update=updates)
+    if merger.errors:
+        raise DiagnosticError(merger.errors)
+    origin[id(header)] = chain[-1] if len(chain) > 1 else chain[0]
+    merged = A.Program(kind="program", span=programs[-1].span, header=header,
+                       declarations=merger.declarations, overrides=[],
+                       scenarios=list(programs[-1].scenarios))
+    origin[id(merged)] = chain[-1]
+    return Ruleset(program=merged, files=dict(zip(chain, texts)), chain=chain,
+                   game_title=root.header.title, variant_titles=titles, origin=origin, sources=[*programs, merged, header])
+
+
+def _read_chain(path: str) -> tuple[list[str], list[A.Program], list[str]]:
+    """The files from the game to ``path`` (following `extends`), parsed."""
+    chain: list[str] = []
+    programs: list[A.Program] = []
+    texts: list[str] = []
+    current = path
+    seen: dict[str, str] = {}
+    while True:
+        key = os.path.realpath(current)
+        if key in seen:
+            cycle = " -> ".join([*chain, current])
+            raise DiagnosticError([Diagnostic(
+                "E0504", f"variants extend each other in a cycle: {cycle}", file=chain[-1],
+                **span_fields(programs[-1].header.span),
+                hint="one file of the chain must be the game itself (`game` header)")])
+        seen[key] = current
+        text, program = parse_cached(current)
+        chain.append(current)
+        programs.append(program)
+        texts.append(text)
+        header = program.header
+        if not isinstance(header, A.VariantHeader):
+            break
+        base = os.path.normpath(os.path.join(os.path.dirname(current), header.extends))
+        if not os.path.isfile(base):
+            raise DiagnosticError([Diagnostic(
+                "E0503", f"`{header.extends}` does not exist (looked for {base})", file=current,
+                **span_fields(header.span),
+                hint="`extends` is a path relative to this file, like \"game.rules\"")])
+        current = base
+    chain.reverse()
+    programs.reverse()
+    texts.reverse()
+    return chain, programs, texts
+
+
+def _decl_key(decl) -> tuple[str, str | None]:
+    """(kind, name) that identifies a declaration; singletons have no name."""
+    if decl.kind in SINGLETON_KINDS:
+        return decl.kind, None
+    return decl.kind, getattr(decl, "name", None)
+
+
+def _describe(key: tuple[str, str | None]) -> str:
+    kind, name = key
+    if name is None:
+        return f"`{kind}`"
+    return f"`when {name}`" if kind == "event" else f"{kind} `{name}`"
+
+
+class _Merger:
+    """Applies variants, one file at a time, to the game's list of declarations."""
+
+    def __init__(self, declarations: list, origin: dict[int, str], game_file: str):
+        self.declarations = declarations
+        self.origin = origin
+        self.errors: list[Diagnostic] = []
+        self.defined_in: dict[tuple, str] = {_decl_key(d): game_file for d in declarations}
+
+    def _error(self, code, message, file, node, hint=None, related=()):
+        self.errors.append(Diagnostic(code, message, file=file, hint=hint, related=tuple(related),
+                                      **span_fields(getattr(node, "span", None))))
+
+    def apply(self, program: A.Program, file: str) -> None:
+        for decl in program.declarations:
+            self._add(decl, file)
+        for patch in program.overrides:
+            if isinstance(patch, A.Override):
+                self._override(patch.declaration, file)
+        for patch in program.overrides:
+            if isinstance(patch, A.StepPatch):
+                self._patch_step(patch, file)
+
+    def _add(self, decl, file: str) -> None:
+        key = _decl_key(decl)
+        # Several `when` handlers of one event are allowed: each runs in turn.
+        if decl.kind != "event" and key in self.defined_in:
+            first = self.defined_in[key]
+            self._error("E0506", f"{_describe(key)} is already declared in {first}", file, decl,
+                        hint=f"write `override` before it to replace the one in {first}",
+                        related=[Related("first declared here", file=first)])
+            return
+        self.defined_in.setdefault(key, file)
+        self.declarations.append(decl)
+
+    def _override(self, decl, file: str) -> None:
+        key = _decl_key(decl)
+        hits = [i for i, d in enumerate(self.declarations) if _decl_key(d) == key]
+        if not hits:
+            same_kind = sorted({d.name for d in self.declarations
+                                if d.kind == decl.kind and getattr(d, "name", None)})
+            name = key[1] or key[0]
+            close = difflib.get_close_matches(name, same_kind, n=1)
+            hint = (f"did you mean `{close[0]}`?" if close else
+                    "remove `override` to add a new declaration")
+            self._error("E0505", f"nothing to override: the game has no {_describe(key)}",
+                        file, decl, hint=hint)
+            return
+        # An override of an event replaces all of its handlers with this one.
+        self.declarations[hits[0]] = decl
+        for i in reversed(hits[1:]):
+            del self.declarations[i]
+
+    def _patch_step(self, patch: A.StepPatch, file: str) -> None:
+        patcher = _StepPatcher(patch, self.origin)
+        self.declarations = [patcher.node(d) for d in self.declarations]
+        if patcher.hits == 0:
+            names = sorted({n.name for d in self.declarations for n in walk(d)
+                            if isinstance(n, A.Step)})
+            close = difflib.get_close_matches(patch.step, names, n=1)
+            hint = (f"did you mean `{close[0]}`?" if close else
+                    "steps of the game: " + ", ".join(names) if names else
+                    "the game has no `step NAME { ... }` to patch")
+            self._error("E0507", f"no `step {patch.step}` in the game for `{patch.mode} step {patch.step}`",
+                        file, patch, hint=hint)
+
+
+class _StepPatcher:
+    """Rewrites every statement list holding `step NAME`; copies the nodes on the way there."""
+
+    def __init__(self, patch: A.StepPatch, origin: dict[int, str]):
+        self.patch = patch
+        self.origin = origin
+        self.hits = 0
+
+    def node(self, node):
+        updates = {}
+        for name in type(node).model_fields:
+            value = getattr(node, name)
+            new = self._value(value)
+            if new is not value:
+                updates[name] = new
+        if not updates:
+            return node
+        copy = node.model_copy(update=updates)
+        self.origin[id(copy)] = self.origin.get(id(node), "")
+        return copy
+
+    def _value(self, value):
+        if isinstance(value, A.Node):
+            return self.node(value)
+        if not isinstance(value, list) or not any(isinstance(x, A.Node) for x in value):
+            return value
+        out = []
+        changed = False
+        for item in value:
+            if isinstance(item, A.Step) and item.name == self.patch.step:
+                out.extend(self._patched(item))
+                changed = True
+                continue
+            new = self._value(item)
+            changed |= new is not item
+            out.append(new)
+        return out if changed else value
+
+    def _patched(self, step: A.Step) -> list:
+        """The statements that replace one matching step."""
+        self.hits += 1
+        body = list(self.patch.body)
+        if self.patch.mode == "override":
+            # The step keeps its name, so a later variant can patch it again.
+            copy = step.model_copy(update={"body": body})
+            self.origin[id(copy)] = self.origin.get(id(step), "")
+            return [copy]
+        inner = self.node(step)  # a nested step of the same name is patched too
+        return [*body, inner] if self.patch.mode == "before" else [inner, *body]

@@ -1,0 +1,200 @@
+"""`rulebook check`: every stage in order, stopping after the first one that fails.
+
+read + parse -> JSON Schema -> merge variants (or load the ruleset a scenario file tests) ->
+semantic checks. Diagnostics of other files (the game a variant extends) are kept only when they
+are errors: their warnings belong to the check of those files themselves.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..grammar import ast as A
+from .diagnostics import Diagnostic, DiagnosticError, span_fields
+
+CODES = {
+    "E0509": "a scenario in a file without a game header does not name its ruleset",
+}
+
+RULES_SUFFIX = ".rules"
+
+
+@dataclass
+class CheckResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)  # path -> text, for rendering
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.diagnostics)
+
+
+def check_path(path: str | Path) -> CheckResult:
+    """Check one rules file."""
+    from ..loader import parse_cached
+    from .schema import validate_program
+
+    file = str(path)
+    result = CheckResult()
+    try:
+        text, program = parse_cached(file)
+    except DiagnosticError as e:
+        result.diagnostics = list(e.diagnostics)
+        _add_source(result, file)
+        return result
+    result.sources[file] = text
+    problems = validate_program(program, file)
+    if problems:
+        result.diagnostics = problems
+        return result
+    found: list[Diagnostic] = []
+    for checked, file_of, sources in _programs_to_check(program, file, found):
+        result.sources.update(sources)
+        found.extend(_semantic(checked, file_of))
+    result.diagnostics = _own_or_errors(found, file)
+    return result
+
+
+def check_paths(paths) -> tuple[CheckResult, int]:
+    """Check files and folders (recursively, `*.rules` in sorted order).
+
+    Returns the combined result and how many files were checked.
+    """
+    total = CheckResult()
+    seen: set[tuple] = set()
+    files, missing = expand_paths(paths)
+    total.diagnostics.extend(missing)
+    for f in files:
+        one = check_path(f)
+        total.sources.update(one.sources)
+        for d in one.diagnostics:
+            key = (d.file, d.line, d.column, d.code, d.message)
+            if key not in seen:  # a game's errors also show up when its variants are checked
+                seen.add(key)
+                total.diagnostics.append(d)
+    total.diagnostics.sort(key=Diagnostic.sort_key)
+    return total, len(files)
+
+
+def expand_paths(paths) -> tuple[list[str], list[Diagnostic]]:
+    """The rules files named by ``paths`` (folders searched recursively) and what is missing."""
+    files: list[str] = []
+    problems: list[Diagnostic] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            files.extend(str(f) for f in sorted(path.rglob("*" + RULES_SUFFIX)) if f.is_file())
+        elif path.exists():
+            files.append(str(path))
+        else:
+            problems.append(Diagnostic("E0001", f"no such file or folder: {p}", file=str(p),
+                                       hint="check the path, or list files with `ls`"))
+    return files, problems
+
+
+def list_assumptions(paths) -> list[dict]:
+    """Every `assumed "reason"` in the files: what the rulebook does not print, and why."""
+    from ..loader import parse_cached, walk
+
+    out: list[dict] = []
+    files, _ = expand_paths(paths)
+    for f in files:
+        try:
+            _, program = parse_cached(f)
+        except DiagnosticError:
+            continue  # `check` reports why the file cannot be read
+        for node in walk(program):
+            meta = getattr(node, "meta", None)
+            if meta is None or meta.assumed is None:
+                continue
+            out.append({"file": f, "line": node.span.line if node.span else None,
+                        "name": _assumption_name(node), "kind": node.kind,
+                        "reason": meta.assumed})
+    out.sort(key=lambda a: (a["file"], a["line"] or 0))
+    return out
+
+
+# ---------------------------------------------------------------------------------- helpers
+def _assumption_name(node) -> str:
+    for attr in ("name", "title", "step"):
+        value = getattr(node, attr, None)
+        if isinstance(value, str):
+            return value
+    return node.kind
+
+
+def _add_source(result: CheckResult, file: str) -> None:
+    try:
+        result.sources[file] = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        pass  # unreadable files are reported without a source line
+
+
+def _semantic(program, file_of) -> list[Diagnostic]:
+    from .semantic import check_program
+
+    return check_program(program, file_of)
+
+
+def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic]):
+    """(program, file_of, sources) for each whole program this file is part of."""
+    from ..loader import load_ruleset, walk
+
+    if isinstance(program.header, A.VariantHeader):
+        try:
+            ruleset = load_ruleset(file)
+        except DiagnosticError as e:
+            problems.extend(e.diagnostics)
+            return
+        yield ruleset.program, ruleset.file_of, ruleset.files
+        return
+    if program.header is not None or not program.scenarios:
+        yield program, lambda node: file, {}
+        return
+    # A file of scenarios only: check each against the ruleset it names.
+    own = {id(n) for n in walk(program)}
+    groups: dict[str, list[A.Scenario]] = {}
+    where: dict[str, A.ScRuleset] = {}
+    for sc in program.scenarios:
+        item = next((i for i in sc.items if isinstance(i, A.ScRuleset)), None)
+        if item is None:
+            problems.append(Diagnostic(
+                "E0509", f"scenario \"{sc.name}\" does not say which ruleset it tests", file=file,
+                hint='add `ruleset "path/to/game.rules"` (relative to this file) to the scenario',
+                **span_fields(sc.span)))
+            continue
+        groups.setdefault(item.path, []).append(sc)
+        where.setdefault(item.path, item)
+    for ref, scenarios in groups.items():
+        try:
+            target = _scenario_ruleset(file, ref)
+        except DiagnosticError as e:
+            problems.extend(Diagnostic(d.code, d.message, file=file, hint=d.hint,
+                                       **span_fields(where[ref].span)) for d in e.diagnostics)
+            continue
+        try:
+            ruleset = load_ruleset(target)
+        except DiagnosticError as e:
+            problems.extend(e.diagnostics)
+            continue
+        base = ruleset.program
+        merged = base.model_copy(update={"scenarios": scenarios})
+
+        def file_of(node, _ruleset=ruleset):
+            return file if id(node) in own else _ruleset.file_of(node)
+
+        yield merged, file_of, ruleset.files
+
+
+def _scenario_ruleset(file: str, ref: str) -> str:
+    """A scenario's `ruleset "..."`: a path relative to its file, else a bundled name."""
+    from ..loader import resolve_ruleset
+
+    beside = Path(file).parent / ref
+    if beside.is_file():
+        return str(beside)
+    return str(resolve_ruleset(ref))
+
+
+def _own_or_errors(found: list[Diagnostic], file: str) -> list[Diagnostic]:
+    return sorted((d for d in found if d.file == file or d.is_error), key=Diagnostic.sort_key)

@@ -1,0 +1,234 @@
+"""The JSON Schema (Draft 2020-12) of the AST, generated from the pydantic models and committed.
+
+``python -m rulebook.validator.schema --write`` regenerates ``ast.schema.json``; ``--check`` exits 1
+when the committed file no longer matches the models (CI runs it through the tests).
+
+Every parsed program is validated against the committed schema before anything else uses it.
+Two choices keep that fast enough for ``rulebook check``:
+- pydantic writes each tagged union as ``oneOf`` (plus an OpenAPI ``discriminator`` that JSON
+  Schema validators ignore), so a validator fully tries every alternative at every node. The
+  generator rewrites each union as one named definition that dispatches on ``kind`` with a tree
+  of ``if``/``then``/``else``, so only the matching alternative is validated.
+- The validated document leaves out spans and default values; spans stay in the schema as
+  optional, so ``rulebook parse`` output (which has them) validates too.
+"""
+from __future__ import annotations
+
+import argparse
+import heapq
+import json
+import sys
+import typing
+from functools import lru_cache
+from pathlib import Path
+
+from .diagnostics import Diagnostic, span_fields
+
+SCHEMA_FILE = Path(__file__).with_name("ast.schema.json")
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+CODES = {
+    "E0601": "the syntax tree does not match the committed JSON Schema of the AST",
+}
+
+
+# ------------------------------------------------------------------------------ generation
+def _union_names() -> dict[frozenset[str], str]:
+    """Tag set -> alias name, for every tagged union the AST module names (Expr, Stmt, ...)."""
+    from ..grammar import ast as A
+
+    names = {}
+    for alias, value in vars(A).items():
+        if typing.get_origin(value) is not typing.Annotated:
+            continue
+        members = typing.get_args(typing.get_args(value)[0])
+        tags = frozenset(typing.get_args(m.model_fields["kind"].annotation)[0] for m in members)
+        names[tags] = alias
+    return names
+
+
+# How often each kind tends to occur in rules files; the dispatch tests frequent kinds first.
+# Only a speed hint: any weights give a correct schema.
+TYPICAL_WEIGHT = {
+    "name": 30, "binary": 12, "int": 9, "field": 6, "index": 5, "call": 4, "quantifier": 4,
+    "str": 3, "template": 3, "text_part": 3, "expr_part": 2, "set": 3, "if": 2, "change": 2,
+    "let": 2, "log": 2, "named_type": 2, "state": 2, "sort_key": 2,
+}
+
+
+def _decide(cases: list[tuple[str, str]], leaf) -> dict:
+    """A tree of ``if``/``then``/``else`` on ``kind`` whose leaves are the alternatives.
+
+    Built like a Huffman code over TYPICAL_WEIGHT, so a node costs a few cheap tests (fewest for
+    the most common kinds) instead of one full attempt per alternative. ``leaf(ref)`` gives the
+    schema of one alternative.
+    """
+    heap = [(TYPICAL_WEIGHT.get(tag, 1), i, [tag], leaf(ref)) for i, (tag, ref) in enumerate(cases)]
+    heapq.heapify(heap)
+    counter = len(heap)
+    while len(heap) > 1:
+        w1, _, tags1, tree1 = heapq.heappop(heap)
+        w2, _, tags2, tree2 = heapq.heappop(heap)
+        # Test the heavier side: its kinds then need one test fewer.
+        node = {"if": {"properties": {"kind": {"enum": sorted(tags2)}}},
+                "then": tree2, "else": tree1}
+        heapq.heappush(heap, (w1 + w2, counter, tags1 + tags2, node))
+        counter += 1
+    return heap[0][3]
+
+
+class _UnionRewriter:
+    """Replaces each pydantic ``oneOf`` + ``discriminator`` by a ``$ref`` to a kind dispatcher."""
+
+    def __init__(self):
+        self.name_of = _union_names()
+        self.unions: dict[str, dict[str, str]] = {}  # dispatcher name -> {tag: model $ref}
+
+    def rewrite(self, node):
+        if isinstance(node, list):
+            return [self.rewrite(x) for x in node]
+        if not isinstance(node, dict):
+            return node
+        if "discriminator" in node and "oneOf" in node:
+            mapping = node["discriminator"]["mapping"]
+            name = self.name_of.get(frozenset(mapping)) or "Or".join(
+                ref.rsplit("/", 1)[-1] for ref in mapping.values())
+            self.unions[name] = mapping
+            return {"$ref": f"#/$defs/{name}"}
+        return {k: self.rewrite(v) for k, v in node.items()}
+
+    def dispatchers(self, models: dict[str, dict]) -> dict[str, dict]:
+        """One definition per union; its leaves hold the model itself (saves a ``$ref`` hop)."""
+        out = {}
+        for name, mapping in self.unions.items():
+            known_kind = {"required": ["kind"], "properties": {"kind": {"enum": sorted(mapping)}}}
+            out[name] = {
+                "type": "object",
+                # An unknown or missing kind gets one clear error instead of a wrong dispatch.
+                "if": known_kind,
+                "then": _decide(sorted(mapping.items()),
+                                lambda ref: models[ref.rsplit("/", 1)[-1]]),
+                "else": known_kind,
+            }
+        return out
+
+
+def generate_schema() -> dict:
+    """The schema of ``Program`` as pydantic describes it, with fast tagged-union dispatch."""
+    from ..grammar import ast as A
+
+    raw = A.Program.model_json_schema()
+    rewriter = _UnionRewriter()
+    models = {k: rewriter.rewrite(v) for k, v in raw.pop("$defs").items()}
+    top = rewriter.rewrite(raw)
+    schema = {
+        "$schema": DRAFT,
+        "$id": "https://rulebook.invalid/ast.schema.json",
+        "title": "rulebook AST",
+        **{k: v for k, v in top.items() if k != "title"},
+    }
+    schema["$defs"] = dict(sorted({**models, **rewriter.dispatchers(models)}.items()))
+    return schema
+
+
+def schema_text(schema: dict) -> str:
+    return json.dumps(schema, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+# ----------------------------------------------------------------------------- validation
+def ast_schema() -> dict:
+    """The committed schema (what ``rulebook schema`` prints and every AST is checked against)."""
+    return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(ast_schema())
+
+
+def instance_of(program) -> dict:
+    """The document that is validated: the AST without spans and without default values."""
+    data = program.model_dump(mode="json", exclude_defaults=True)
+    _drop_spans(data)
+    return data
+
+
+def _drop_spans(data) -> None:
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            item.pop("span", None)
+            stack.extend(v for v in item.values() if isinstance(v, (dict, list)))
+        elif isinstance(item, list):
+            stack.extend(v for v in item if isinstance(v, (dict, list)))
+
+
+def _node_at(program, path) -> object:
+    """The deepest AST node with a span along a JSON path into the dumped program."""
+    node, best = program, program
+    for step in path:
+        try:
+            node = node[step] if isinstance(step, int) else getattr(node, step)
+        except (AttributeError, IndexError, KeyError, TypeError):
+            break
+        if getattr(node, "span", None) is not None:
+            best = node
+    return best
+
+
+MAX_REPORTED = 10
+
+
+def validate_instance(instance) -> list:
+    """jsonschema errors for a plain JSON document (such as ``rulebook parse`` output)."""
+    return sorted(_validator().iter_errors(instance), key=lambda e: list(map(str, e.path)))
+
+
+def validate_program(program, file: str) -> list[Diagnostic]:
+    """Check a parsed program against the committed schema; an empty list means it conforms."""
+    try:
+        errors = validate_instance(instance_of(program))
+    except RecursionError:
+        return [Diagnostic("E0601", "the syntax tree is nested too deeply to validate", file=file,
+                           line=1, column=1, hint="split deep expressions with `let` or `define`")]
+    out = []
+    for err in errors[:MAX_REPORTED]:
+        while err.context:  # "not valid under any of the given schemas": say which part failed
+            err = max(err.context, key=lambda e: (len(e.absolute_path), e.validator != "type"))
+        where = "/".join(str(p) for p in err.absolute_path) or "the root"
+        node = _node_at(program, err.absolute_path)
+        out.append(Diagnostic(
+            "E0601", f"the syntax tree does not match the AST schema at {where}: {err.message}",
+            file=file, hint="the parser and validator/ast.schema.json disagree; regenerate it with "
+            "`python -m rulebook.validator.schema --write` and report this as a bug",
+            **span_fields(getattr(node, "span", None))))
+    return out
+
+
+# ------------------------------------------------------------------------------------- CLI
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rulebook.validator.schema",
+                                     description="Generate or check validator/ast.schema.json.")
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--check", action="store_true", help="exit 1 if the committed file is stale")
+    group.add_argument("--write", action="store_true", help="regenerate the committed file")
+    args = parser.parse_args(argv)
+    fresh = schema_text(generate_schema())
+    if args.write:
+        SCHEMA_FILE.write_text(fresh, encoding="utf-8")
+        print(f"wrote {SCHEMA_FILE}")
+        return 0
+    current = SCHEMA_FILE.read_text(encoding="utf-8") if SCHEMA_FILE.exists() else ""
+    if current != fresh:
+        print(f"{SCHEMA_FILE} is stale: run `python -m rulebook.validator.schema --write`",
+              file=sys.stderr)
+        return 1
+    print(f"{SCHEMA_FILE} is up to date")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

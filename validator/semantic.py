@@ -1,0 +1,1033 @@
+"""Static checks of a (merged) program: names resolve, nothing is declared twice, types fit.
+
+The checker is deliberately cautious: it reports a problem only when the program is certainly
+wrong (the engine would stop with an error, or the rule can never do what it says). Anything it
+cannot type is ``unknown`` and never reported.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from ..grammar import ast as A
+from .builtins import BUILTIN_FUNCTIONS, BUILTIN_VALUES, arity_text
+from .diagnostics import Diagnostic, Related, span_fields
+
+CODES = {
+    "E0201": "unknown name",
+    "E0202": "unknown function",
+    "E0203": "unknown procedure",
+    "E0204": "trigger of an event that has no `when` handler",
+    "E0205": "unknown type or record",
+    "E0206": "unknown field or player variable",
+    "E0207": "automaton prefers an option that no decision offers",
+    "E0208": "declared twice",
+    "E0209": "wrong number of arguments",
+    "E0210": "value of the wrong type for this operation",
+    "E0211": "a condition that is not yes/no",
+    "E0212": "values of different types compared",
+    "E0213": "table column that is not a field of its record",
+    "E0214": "table value that does not fit its field's type",
+    "E0215": "table value that is not a member of the field's enum",
+    "E0216": "`stop` outside a loop",
+    "E0217": "`pass` outside `turns`",
+    "E0218": "a change to something that cannot change",
+    "E0219": "modifier of something that is not a `define`",
+    "E0220": "value that does not fit the declared type",
+    "E0221": "unknown agent in `play to end with`",
+    "E0222": "a scenario's player count that the game does not allow",
+    "W0201": "state that is never read",
+}
+
+SCENARIO_AGENTS = ("random", "first")
+PRIMITIVE_TYPES = ("int", "bool", "text", "player")
+
+
+# ------------------------------------------------------------------------------------ types
+@dataclass(frozen=True)
+class Ty:
+    """A static type: int, bool, text, player, enum, record, list, grid, none or unknown."""
+
+    kind: str
+    name: str | None = None  # the enum or record
+    elem: "Ty | None" = None  # of a list or grid
+    optional: bool = False
+
+    def __str__(self) -> str:
+        if self.kind in ("enum", "record"):
+            text = self.name or self.kind
+        elif self.kind in ("list", "grid"):
+            text = f"{self.kind} of {self.elem}" if self.elem and self.elem.known else self.kind
+        else:
+            text = self.kind
+        return text + "?" if self.optional and self.kind != "none" else text
+
+    @property
+    def known(self) -> bool:
+        return self.kind != "unknown"
+
+    def maybe(self) -> "Ty":
+        return Ty(self.kind, self.name, self.elem, True) if self.known else self
+
+
+INT, BOOL, TEXT, PLAYER = Ty("int"), Ty("bool"), Ty("text"), Ty("player")
+NONE, UNKNOWN = Ty("none"), Ty("unknown")
+SCALARS = ("int", "bool", "text", "player", "enum", "record")
+
+
+def list_of(t: Ty) -> Ty:
+    return Ty("list", elem=t)
+
+
+def elem_of(t: Ty) -> Ty:
+    return t.elem or UNKNOWN if t.kind in ("list", "grid") else UNKNOWN
+
+
+def same_shape(a: Ty, b: Ty) -> bool:
+    """False only when a value of type ``a`` can certainly never be a value of type ``b``."""
+    if not a.known or not b.known or a.kind == "none" or b.kind == "none":
+        return True
+    if a.kind in SCALARS or b.kind in SCALARS:
+        return a.kind == b.kind and (a.name is None or b.name is None or a.name == b.name)
+    # Two collections: lists and grids mix in moves; compare what they hold.
+    return same_shape(elem_of(a), elem_of(b))
+
+
+def merge(a: Ty, b: Ty) -> Ty:
+    """The type of a value that is either ``a`` or ``b``."""
+    if a.kind == "none":
+        return b.maybe()
+    if b.kind == "none":
+        return a.maybe()
+    if a == b:
+        return a
+    if a.known and b.known and a.kind == b.kind and a.name == b.name and a.elem == b.elem:
+        return a.maybe() if b.optional else a
+    return UNKNOWN
+
+
+BUILTIN_VALUE_TYPES = {
+    "players": list_of(PLAYER), "player_count": INT, "round": INT, "game_over": BOOL,
+    "winners": list_of(PLAYER), "pending_player": PLAYER.maybe(),
+    "current_player": PLAYER.maybe(), "phase": TEXT.maybe(),
+}
+assert set(BUILTIN_VALUE_TYPES) == set(BUILTIN_VALUES)
+
+# Built-ins whose arguments are all players or all numbers.
+PLAYER_ARGUMENTS = ("next", "previous", "clockwise", "counterclockwise", "seat", "is_automaton")
+INT_ARGUMENTS = ("abs", "random_int")
+
+
+# ------------------------------------------------------------------------------- the checker
+@dataclass
+class _Context:
+    """Where a statement sits: inside a loop, inside `turns`, or in a reusable body."""
+
+    loop: bool = False
+    turns: bool = False
+    reusable: bool = False  # procedure, event or reaction body: callers may sit in a loop
+
+
+def check_program(program: A.Program, file_of: Callable[[object], str | None]) -> list[Diagnostic]:
+    """Every semantic problem of a program, errors and warnings, sorted by position."""
+    checker = _Checker(program, file_of)
+    checker.run()
+    return sorted(checker.diagnostics, key=Diagnostic.sort_key)
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else None
+
+
+class _Checker:
+    def __init__(self, program: A.Program, file_of):
+        self.program = program
+        self.file_of = file_of
+        self.default_file = file_of(program)
+        self.diagnostics: list[Diagnostic] = []
+        self.quiet = 0
+        self.enums: dict[str, A.EnumDecl] = {}
+        self.members: dict[str, str] = {}  # member -> enum
+        self.records: dict[str, A.RecordDecl] = {}
+        self.fields: dict[str, dict[str, Ty]] = {}
+        self.tables: dict[str, A.TableDecl] = {}
+        self.consts: dict[str, A.ConstDecl] = {}
+        self.globals: dict[str, A.StateDecl] = {}
+        self.player_vars: dict[str, A.StateDecl] = {}
+        self.state_types: dict[int, Ty] = {}
+        self.defines: dict[str, A.DefineDecl] = {}
+        self.procedures: dict[str, A.ProcedureDecl] = {}
+        self.events: dict[str, list[A.EventDecl]] = {}
+        self.const_types: dict[str, Ty] = {}
+        self.define_types: dict[str, Ty] = {}
+        self.in_progress: set[str] = set()
+        self.option_envs: dict[str, list[dict[str, Ty]]] = {}
+        self.reads: set[tuple[str, str]] = set()  # ("global" | "player", name)
+
+    # ------------------------------------------------------------------------ reporting
+    def report(self, code, message, node, hint=None, severity="error", related=()):
+        if self.quiet:
+            return
+        file = self.file_of(node) if node is not None else None
+        self.diagnostics.append(Diagnostic(
+            code, message, severity=severity, file=file or self.default_file, hint=hint,
+            related=tuple(related), **span_fields(getattr(node, "span", None))))
+
+    def _related(self, node, message="first declared here") -> Related:
+        span = getattr(node, "span", None)
+        return Related(message, file=self.file_of(node) or self.default_file,
+                       line=span.line if span else None, column=span.column if span else None)
+
+    # ------------------------------------------------------------------------------ run
+    def run(self) -> None:
+        decls = self.program.declarations
+        self._collect(decls)
+        for d in decls:
+            if isinstance(d, A.RecordDecl):
+                self._record(d)
+        for d in decls:
+            if isinstance(d, A.StateDecl):
+                self.state_types[id(d)] = self.resolve_type(d.type)
+        for d in decls:
+            getattr(self, "decl_" + d.kind)(d)
+        for d in decls:
+            if isinstance(d, A.AutomatonDecl):
+                self._automaton(d)
+        for sc in self.program.scenarios:
+            self._scenario(sc)
+        self._unread_state()
+
+    # --------------------------------------------------------------- collecting names
+    def _collect(self, decls) -> None:
+        values: dict[str, object] = {}   # names an expression can use
+        types: dict[str, object] = {}
+        by_kind: dict[tuple[str, str], object] = {}
+
+        def claim(table: dict, name: str, node, what: str, hint=None):
+            first = table.get(name)
+            if first is not None:
+                self.report("E0208", f"{what} `{name}` is declared twice", node,
+                            hint=hint or "rename one of them", related=[self._related(first)])
+                return False
+            table[name] = node
+            return True
+
+        for d in decls:
+            kind = d.kind
+            if kind in ("setup", "play", "scoring", "winner"):
+                first = by_kind.setdefault((kind, ""), d)
+                if first is not d:
+                    self.report("E0208", f"`{kind}` is declared twice", d,
+                                hint=f"a game has one `{kind}`; merge the two",
+                                related=[self._related(first)])
+                continue
+            name = getattr(d, "name", None)
+            if kind == "enum":
+                if name in PRIMITIVE_TYPES:
+                    self.report("E0208", f"`{name}` is a built-in type", d, hint="rename the enum")
+                elif claim(types, name, d, "type"):
+                    self.enums[name] = d
+                for m in d.members:
+                    if claim(values, m.name, m, "name",
+                             hint="enum members are global names: each must be unique"):
+                        self.members[m.name] = name
+            elif kind == "record":
+                if name in PRIMITIVE_TYPES:
+                    self.report("E0208", f"`{name}` is a built-in type", d, hint="rename the record")
+                elif claim(types, name, d, "type"):
+                    self.records[name] = d
+            elif kind in ("table", "const") or (kind == "state" and d.scope == "global"):
+                if name in BUILTIN_VALUES:
+                    self.report("E0208", f"`{name}` is a built-in value", d,
+                                hint="choose another name")
+                    continue
+                if claim(values, name, d, "name"):
+                    {"table": self.tables, "const": self.consts,
+                     "state": self.globals}[kind][name] = d
+            elif kind == "state":
+                if claim(by_kind, ("player", name), d, "player variable"):
+                    self.player_vars[name] = d
+            elif kind == "define":
+                if name in BUILTIN_FUNCTIONS:
+                    self.report("E0208", f"`{name}` is a built-in function", d,
+                                hint="choose another name for the define")
+                elif claim(by_kind, ("define", name), d, "define"):
+                    self.defines[name] = d
+                self._params(d.params, d)
+            elif kind == "procedure":
+                if claim(by_kind, ("procedure", name), d, "procedure"):
+                    self.procedures[name] = d
+                self._params(d.params, d)
+            elif kind == "event":
+                handlers = self.events.setdefault(name, [])
+                if handlers and len(handlers[0].params) != len(d.params):
+                    self.report("E0209", f"`when {name}` takes {len(d.params)} values here but "
+                                f"{len(handlers[0].params)} in its first handler", d,
+                                hint="every handler of an event takes the same values",
+                                related=[self._related(handlers[0], "first handler")])
+                handlers.append(d)
+                self._params(d.params, d)
+            elif kind in ("reaction", "modifier", "automaton", "invariant"):
+                claim(by_kind, (kind, name), d, kind)
+                if kind == "modifier":
+                    self._params(d.params, d)
+        self.value_names = values
+
+    def _params(self, params: list[str], node) -> None:
+        seen = set()
+        for p in params:
+            if p in seen:
+                self.report("E0208", f"parameter `{p}` is listed twice", node)
+            seen.add(p)
+
+    # ------------------------------------------------------------------------ types
+    def resolve_type(self, t) -> Ty:
+        if isinstance(t, (A.NamedType, A.OptionalType)):
+            name = t.name
+            if name in PRIMITIVE_TYPES:
+                ty = Ty(name)
+            elif name in self.enums:
+                ty = Ty("enum", name)
+            elif name in self.records:
+                ty = Ty("record", name)
+            else:
+                known = [*PRIMITIVE_TYPES, *self.enums, *self.records]
+                self.report("E0205", f"unknown type `{name}`", t,
+                            hint=did_you_mean(name, known) or
+                            "types are int, bool, text, player, or a declared enum or record")
+                return UNKNOWN
+            return ty.maybe() if isinstance(t, A.OptionalType) else ty
+        if isinstance(t, (A.ListType, A.DeckType)):
+            return list_of(self.resolve_type(t.element))
+        if isinstance(t, A.GridType):
+            return Ty("grid", elem=self.resolve_type(t.element))
+        return UNKNOWN
+
+    def _record(self, d: A.RecordDecl) -> None:
+        fields: dict[str, Ty] = {}
+        for f in d.fields:
+            if f.name in fields:
+                self.report("E0208", f"field `{f.name}` is declared twice in `{d.name}`", f)
+                continue
+            fields[f.name] = self.resolve_type(f.type)
+        self.fields[d.name] = fields
+
+    # ------------------------------------------------------------------- declarations
+    def decl_enum(self, d):
+        seen = set()
+        for m in d.members:
+            if m.name in seen:
+                self.report("E0208", f"`{m.name}` is listed twice in `{d.name}`", m)
+            seen.add(m.name)
+
+    def decl_record(self, d):
+        pass  # checked by _record before anything uses the fields
+
+    def decl_table(self, d: A.TableDecl) -> None:
+        fields = self.fields.get(d.record)
+        if fields is None:
+            self.report("E0205", f"unknown record `{d.record}`", d,
+                        hint=did_you_mean(d.record, self.records) or "declare it with `record`")
+            return
+        columns: list[tuple[str, Ty | None]] = []
+        for col in d.columns:
+            if col in [c for c, _ in columns]:
+                self.report("E0208", f"column `{col}` appears twice in table `{d.name}`", d)
+            if col == "count":
+                columns.append((col, INT))
+            elif col in fields:
+                columns.append((col, fields[col]))
+            else:
+                self.report("E0213", f"`{col}` is not a field of `{d.record}`", d,
+                            hint=did_you_mean(col, [*fields, "count"]) or
+                            f"fields of {d.record}: {', '.join(fields) or 'none'}")
+                columns.append((col, None))
+        for row in d.rows:
+            for (col, ty), value in zip(columns, row.values):
+                if ty is not None:
+                    self._table_value(d, row, col, ty, value)
+
+    def _table_value(self, table, row, col, ty: Ty, value) -> None:
+        if value is None:
+            return  # a table may leave fields empty
+        if isinstance(value, bool):
+            ok = ty.kind == "bool"
+        elif isinstance(value, int):
+            ok = ty.kind == "int"
+        elif ty.kind == "enum":
+            members = [m.name for m in self.enums[ty.name].members]
+            if value not in members:
+                self.report("E0215", f"`{value}` is not a member of `{ty.name}` (column `{col}`)",
+                            row, hint=did_you_mean(value, members) or
+                            f"members of {ty.name}: {', '.join(members)}")
+            return
+        else:
+            ok = ty.kind == "text"
+        if not ok and ty.kind in ("int", "bool", "text", "enum"):
+            shown = f'"{value}"' if isinstance(value, str) else str(value).lower()
+            wanted = {"bool": "true or false", "int": "a whole number", "text": 'a text ("...")',
+                      "enum": f"a member of {ty.name}"}[ty.kind]
+            self.report("E0214", f"`{shown}` does not fit column `{col}` of type {ty}", row,
+                        hint=f"write {wanted} here")
+
+    def decl_const(self, d):
+        self.const_type(d.name)
+        self.expr(d.value, {})
+
+    def decl_state(self, d: A.StateDecl) -> None:
+        declared = self.state_types[id(d)]
+        env = {"me": PLAYER} if d.scope == "player" else {}
+        if d.initial is not None:
+            t = self.expr(d.initial, env)
+            target = elem_of(declared) if declared.kind == "grid" and t.kind != "grid" else declared
+            if not same_shape(t, target):
+                self.report("E0220", f"`{d.name}` holds {declared} but starts as {t}", d.initial)
+        for bound in (d.at_least, d.at_most):
+            if bound is not None:
+                self.want(bound, self.expr(bound, env), INT, "a bound (`at least`/`at most`)")
+
+    def decl_define(self, d):
+        self.define_type(d.name)
+        self.expr(d.body, {p: UNKNOWN for p in d.params})
+
+    def decl_procedure(self, d):
+        self.block(d.body, {p: UNKNOWN for p in d.params}, _Context(reusable=True))
+
+    def decl_event(self, d):
+        self.block(d.body, {p: UNKNOWN for p in d.params}, _Context(reusable=True))
+
+    def decl_setup(self, d):
+        self.block(d.body, {}, _Context())
+
+    decl_play = decl_setup
+    decl_scoring = decl_setup
+
+    def decl_winner(self, d):
+        env = self.bind(d.binding, {})
+        self.keys(d.keys, env)
+
+    def decl_reaction(self, d):
+        env: dict[str, Ty] = {}
+        for b in d.bindings:
+            env = self.bind(b, env)
+        self.condition(d.condition, env, "`as soon as`")
+        self.block(d.body, env, _Context(reusable=True))
+
+    def decl_modifier(self, d: A.ModifierDecl) -> None:
+        target = self.defines.get(d.target)
+        if target is None:
+            self.report("E0219", f"`{d.target}` is not a define, so a modifier cannot change it",
+                        d, hint=did_you_mean(d.target, self.defines) or
+                        "a modifier changes what a `define` returns")
+        elif len(target.params) != len(d.params):
+            self.report("E0209", f"`{d.target}` takes {len(target.params)} values but the "
+                        f"modifier lists {len(d.params)}", d,
+                        related=[self._related(target, "the define")])
+        env = {p: UNKNOWN for p in d.params}
+        t = self.expr(d.value, env)
+        if d.op != ":=":
+            self.want(d.value, t, INT, f"`{d.op}`")
+        if d.when is not None:
+            self.condition(d.when, env, "`when`")
+
+    def decl_automaton(self, d):
+        pass  # checked after every decision's options are known
+
+    def decl_invariant(self, d):
+        self.condition(d.test, {}, "an invariant")
+
+    def _automaton(self, d: A.AutomatonDecl) -> None:
+        for policy in d.policies:
+            envs = self.option_envs.get(policy.option)
+            if envs is None:
+                self.report("E0207", f"no decision offers an option `{policy.option}`", policy,
+                            hint=did_you_mean(policy.option, self.option_envs) or
+                            "name an `option` of a `choose`")
+                continue
+            env: dict[str, Ty] = {}
+            for e in envs:
+                for name, t in e.items():
+                    env[name] = t if env.get(name, t) == t else UNKNOWN
+            self.keys(policy.keys, env)
+
+    # --------------------------------------------------------------------- scenarios
+    def _scenario(self, sc: A.Scenario) -> None:
+        for item in sc.items:
+            kind = item.kind
+            if kind == "sc_given":
+                self.block(item.body, {}, _Context())
+            elif kind in ("sc_choose", "sc_refuse", "sc_expect_option"):
+                self.want(item.player, self.expr(item.player, {}), PLAYER, "a decision")
+            elif kind == "sc_expect":
+                self.condition(item.test, {}, "`expect`")
+            elif kind == "sc_players":
+                self._scenario_players(item)
+            elif kind == "sc_play_to_end" and item.agent not in SCENARIO_AGENTS:
+                self.report("E0221", f"unknown agent `{item.agent}`", item,
+                            hint=did_you_mean(item.agent, SCENARIO_AGENTS) or
+                            "use `random` or `first`")
+
+    def _scenario_players(self, item: A.ScPlayers) -> None:
+        header = self.program.header
+        low = getattr(header, "min_players", None)
+        high = getattr(header, "max_players", None)
+        if low is not None and high is not None and not low <= item.count <= high:
+            allowed = str(low) if low == high else f"{low} to {high}"
+            self.report("E0222", f"the game is for {allowed} players, not {item.count}", item,
+                        hint=f"write `players N` with N from {allowed}")
+
+    # --------------------------------------------------------------------- statements
+    def block(self, stmts, env: dict[str, Ty], ctx: _Context) -> None:
+        env = dict(env)
+        for s in stmts:
+            if s.kind == "let":
+                env[s.name] = self.expr(s.value, env)
+            else:
+                getattr(self, "stmt_" + s.kind)(s, env, ctx)
+
+    def stmt_set(self, s, env, ctx):
+        target = self.target(s.target, env)
+        value = self.expr(s.value, env)
+        if not same_shape(value, target):
+            self.report("E0220", f"cannot set {target} to {value}", s.value)
+
+    def stmt_change(self, s, env, ctx):
+        self.want(s.target, self.target(s.target, env), INT, f"`{s.op}`")
+        self.want(s.amount, self.expr(s.amount, env), INT, f"`{s.op}`")
+
+    def stmt_move(self, s, env, ctx):
+        if s.item is not None:
+            t = self.expr(s.item, env)
+            if s.what == "top":
+                self.want(s.item, t, INT, "`move top`")
+        self.place(s.source, self.expr(s.source, env), "`move ... from`")
+        self.place(s.dest, self.target(s.dest, env), "`move ... to`")
+
+    def stmt_add(self, s, env, ctx):
+        value = self.expr(s.value, env)
+        dest = self.target(s.dest, env)
+        self.collection(s.dest, dest, "`add ... to`")
+        if dest.kind == "list" and not same_shape(value, elem_of(dest)):
+            self.report("E0220", f"{_a(value)} cannot be added to a {dest}", s.value)
+
+    def stmt_remove(self, s, env, ctx):
+        self.expr(s.value, env)
+        self.collection(s.source, self.expr(s.source, env), "`remove ... from`")
+
+    def stmt_shuffle(self, s, env, ctx):
+        self.collection(s.target, self.target(s.target, env), "`shuffle`")
+
+    def stmt_if(self, s, env, ctx):
+        for b in s.branches:
+            self.condition(b.test, env, "`if`")
+            self.block(b.body, env, ctx)
+        if s.otherwise is not None:
+            self.block(s.otherwise, env, ctx)
+
+    def stmt_for(self, s, env, ctx):
+        inner = self.bind(s.binding, env)
+        if s.where is not None:
+            self.condition(s.where, inner, "`where`")
+        self.block(s.body, inner, _Context(True, ctx.turns, ctx.reusable))
+
+    def stmt_repeat(self, s, env, ctx):
+        self.want(s.count, self.expr(s.count, env), INT, "`repeat`")
+        self.block(s.body, env, _Context(True, ctx.turns, ctx.reusable))
+
+    def stmt_while(self, s, env, ctx):
+        self.condition(s.test, env, "`while`")
+        self.block(s.body, env, _Context(True, ctx.turns, ctx.reusable))
+
+    def stmt_choose(self, s: A.Choose, env, ctx):
+        self.want(s.player, self.expr(s.player, env), PLAYER, "`choose`")
+        if s.prompt is not None:
+            self.expr(s.prompt, env)
+        for opt in s.options:
+            inner = dict(env)
+            for b in opt.bindings:
+                inner = self.bind(b, inner)
+            if opt.where is not None:
+                self.condition(opt.where, inner, "`where`")
+            if opt.label is not None:
+                self.expr(opt.label, inner)
+            self.option_envs.setdefault(opt.name, []).append(inner)
+            self.block(opt.body, inner, ctx)
+        if s.otherwise is not None:
+            self.block(s.otherwise, env, ctx)
+
+    def stmt_simultaneously(self, s, env, ctx):
+        self.block(s.body, self.bind(s.binding, env), ctx)
+
+    def stmt_turns(self, s, env, ctx):
+        self.block(s.body, self.bind(s.binding, env), _Context(True, True, ctx.reusable))
+
+    def stmt_phase(self, s, env, ctx):
+        if s.when is not None:
+            self.condition(s.when, env, "`phase ... when`")
+        self.block(s.body, env, ctx)
+
+    def stmt_step(self, s, env, ctx):
+        self.block(s.body, env, ctx)
+
+    def stmt_rounds(self, s, env, ctx):
+        if s.mode == "until":
+            self.condition(s.expr, env, "`rounds until`")
+        elif s.mode == "count":
+            self.want(s.expr, self.expr(s.expr, env), INT, "`rounds`")
+        self.block(s.body, env, _Context(True, ctx.turns, ctx.reusable))
+
+    def stmt_turn(self, s, env, ctx):
+        self.want(s.player, self.expr(s.player, env), PLAYER, "`turn`")
+        self.block(s.body, env, ctx)
+
+    def stmt_end_game(self, s, env, ctx):
+        pass
+
+    def stmt_stop(self, s, env, ctx):
+        if not ctx.loop and not ctx.reusable:
+            self.report("E0216", "`stop` is not inside a loop", s,
+                        hint="`stop` leaves the innermost `for`, `repeat`, `while`, `rounds` or "
+                        "`turns`; to end the game write `end game`")
+
+    def stmt_pass(self, s, env, ctx):
+        if not ctx.turns and not ctx.reusable:
+            self.report("E0217", "`pass` is not inside `turns`", s,
+                        hint="`pass` ends a player's part in `turns p in ... until all passed`")
+
+    def stmt_log(self, s, env, ctx):
+        self.expr(s.message, env)
+
+    def stmt_reveal(self, s, env, ctx):
+        self.expr(s.target, env)
+        if s.to is not None:
+            self.expr(s.to, env)
+
+    def stmt_hide(self, s, env, ctx):
+        self.expr(s.target, env)
+
+    def stmt_trigger(self, s, env, ctx):
+        for a in s.args:
+            self.expr(a, env)
+        handlers = self.events.get(s.event)
+        if not handlers:
+            self.report("E0204", f"no `when {s.event}(...)` handler for this trigger", s,
+                        hint=did_you_mean(s.event, self.events) or
+                        f"declare `when {s.event}(...) {{ ... }}` (it may be empty)")
+        elif len(handlers[0].params) != len(s.args):
+            self.report("E0209", f"`{s.event}` takes {len(handlers[0].params)} values, "
+                        f"got {len(s.args)}", s, related=[self._related(handlers[0], "handler")])
+
+    def stmt_award(self, s: A.Award, env, ctx):
+        amounts = self.expr(s.amounts, env)
+        self.collection(s.amounts, amounts, "`award`")
+        inner = self.bind(s.binding, env)
+        if s.where is not None:
+            self.condition(s.where, inner, "`where`")
+        self.keys(s.keys, inner)
+        amount = elem_of(amounts) if elem_of(amounts).known else INT
+        self.block(s.body, {**inner, "amount": amount}, ctx)
+
+    def stmt_do(self, s, env, ctx):
+        for a in s.args:
+            self.expr(a, env)
+        proc = self.procedures.get(s.name)
+        if proc is None:
+            hint = (f"`{s.name}` is a define: use it in an expression, `{s.name}(...)`"
+                    if s.name in self.defines else
+                    did_you_mean(s.name, self.procedures) or "declare it with `procedure`")
+            self.report("E0203", f"unknown procedure `{s.name}`", s, hint=hint)
+        elif len(proc.params) != len(s.args):
+            self.report("E0209", f"`{s.name}` takes {len(proc.params)} values, got "
+                        f"{len(s.args)}", s, related=[self._related(proc, "the procedure")])
+
+    def stmt_require(self, s, env, ctx):
+        self.condition(s.test, env, "`require`")
+        self.expr(s.message, env)
+
+    # ------------------------------------------------------------- expressions: helpers
+    def want(self, node, t: Ty, wanted: Ty, what: str) -> None:
+        """Report when ``t`` is certainly not a ``wanted`` (ignoring none)."""
+        if t.known and t.kind != "none" and t.kind != wanted.kind:
+            self.report("E0210", f"{what} needs {_a(wanted)}, but this is {_a(t)}", node)
+
+    def condition(self, node, env, what: str) -> None:
+        t = self.expr(node, env)
+        if t.known and t.kind not in ("bool", "none"):
+            self.report("E0211", f"{what} needs a yes/no condition, but this is {_a(t)}", node,
+                        hint="compare it, for example `x > 0` or `x != none`")
+
+    def collection(self, node, t: Ty, what: str) -> None:
+        if t.known and t.kind in SCALARS:
+            self.report("E0210", f"{what} needs a list, but this is {_a(t)}", node)
+
+    def place(self, node, t: Ty, what: str) -> None:
+        """Where a move takes from or puts to: a list, or a grid cell (which holds one value)."""
+        if node.kind != "index":
+            self.collection(node, t, what)
+
+    def bind(self, b: A.Binding, env: dict[str, Ty]) -> dict[str, Ty]:
+        source = self.expr(b.source, env)
+        self.collection(b.source, source, f"`{b.name} in ...`")
+        return {**env, b.name: elem_of(source)}
+
+    def keys(self, keys, env) -> None:
+        for k in keys:
+            if isinstance(k, A.SortKey):
+                self.expr(k.expr, env)
+
+    # ------------------------------------------------------------------- expressions
+    def expr(self, e, env: dict[str, Ty]) -> Ty:
+        """The type of an expression, reporting what is certainly wrong inside it."""
+        return getattr(self, "ex_" + e.kind)(e, env)
+
+    def target(self, e, env) -> Ty:
+        """The type of something being changed (a variable, field or cell); not a read."""
+        if e.kind == "name":
+            return self._name(e, env, write=True)
+        if e.kind == "field":
+            return self._field(e, self.expr(e.obj, env), write=True)
+        if e.kind == "index":
+            obj = self.target(e.obj, env)
+            return self._index(e, obj, env)
+        return self.expr(e, env)
+
+    def ex_int(self, e, env):
+        return INT
+
+    def ex_str(self, e, env):
+        return TEXT
+
+    def ex_template(self, e, env):
+        for part in e.parts:
+            if part.kind == "expr_part":
+                self.expr(part.expr, env)
+        return TEXT
+
+    def ex_bool(self, e, env):
+        return BOOL
+
+    def ex_none(self, e, env):
+        return NONE
+
+    def ex_name(self, e, env):
+        return self._name(e, env, write=False)
+
+    def _name(self, e: A.Name, env, write: bool) -> Ty:
+        name = e.id
+        if name in env:
+            return env[name]
+        if name in self.globals:
+            if not write:
+                self.reads.add(("global", name))
+            return self.state_types.get(id(self.globals[name]), UNKNOWN)
+        if write and (name in self.consts or name in self.members or name in self.tables
+                      or name in BUILTIN_VALUES):
+            self.report("E0218", f"`{name}` cannot be changed: only state variables, fields and "
+                        "`let` names can", e, hint=f"declare `global {name}: ...` to change it")
+            return UNKNOWN
+        if name in self.consts:
+            return self.const_type(name)
+        if name in self.members:
+            return Ty("enum", self.members[name])
+        if name in self.tables:
+            return list_of(Ty("record", self.tables[name].record))
+        if name in BUILTIN_VALUE_TYPES:
+            return BUILTIN_VALUE_TYPES[name]
+        self.report("E0201", f"unknown name `{name}`", e, hint=self._name_hint(name, env))
+        return UNKNOWN
+
+    def _name_hint(self, name: str, env) -> str:
+        if name in self.defines:
+            return f"`{name}` is a define: call it, `{name}(...)`"
+        if name in self.procedures:
+            return f"`{name}` is a procedure: run it with `do {name}(...)`"
+        if name in self.enums:
+            members = ", ".join(m.name for m in self.enums[name].members)
+            return f"`{name}` is an enum; its members are values: {members}"
+        if name in self.records:
+            return f"`{name}` is a record; make one with `new {name} {{ ... }}`"
+        if name in self.player_vars:
+            return f"`{name}` is a player variable: write `p.{name}` for a player `p`"
+        return did_you_mean(name, [*env, *self.globals, *self.consts, *self.members,
+                                   *self.tables, *BUILTIN_VALUES]) or \
+            "declare it with `let`, `const`, `global` or `player`"
+
+    def ex_field(self, e, env):
+        return self._field(e, self.expr(e.obj, env), write=False)
+
+    def _field(self, e: A.FieldAccess, obj: Ty, write: bool) -> Ty:
+        name = e.name
+        if obj.kind == "player":
+            decl = self.player_vars.get(name)
+            if decl is None:
+                self.report("E0206", f"players have no variable `{name}`", e,
+                            hint=did_you_mean(name, self.player_vars) or
+                            f"declare it with `player {name}: ...`")
+                return UNKNOWN
+            if not write:
+                self.reads.add(("player", name))
+            return self.state_types.get(id(decl), UNKNOWN)
+        if obj.kind == "record" and obj.name in self.fields:
+            fields = self.fields[obj.name]
+            if name not in fields:
+                self.report("E0206", f"a {obj.name} has no field `{name}`", e,
+                            hint=did_you_mean(name, fields) or
+                            f"fields of {obj.name}: {', '.join(fields) or 'none'}")
+                return UNKNOWN
+            return fields[name]
+        if obj.kind == "enum":
+            if name != "name":
+                self.report("E0206", f"an enum member has no field `{name}`", e,
+                            hint="the only field of an enum member is `.name`")
+                return UNKNOWN
+            return TEXT
+        if obj.kind in ("int", "bool", "text", "list", "grid"):
+            self.report("E0206", f"{_a(obj)} has no fields, so `.{name}` cannot be read", e)
+            return UNKNOWN
+        # Unknown object: the field must at least exist somewhere.
+        every = set(self.player_vars) | {f for fs in self.fields.values() for f in fs} | {"name"}
+        if name not in every:
+            self.report("E0206", f"no player variable or record field is named `{name}`", e,
+                        hint=did_you_mean(name, every) or
+                        f"declare it with `player {name}: ...` or as a record field")
+            return UNKNOWN
+        if name in self.player_vars and not write:
+            self.reads.add(("player", name))
+        candidates = {self.state_types.get(id(self.player_vars[name])) if name in
+                      self.player_vars else None}
+        candidates |= {fs[name] for fs in self.fields.values() if name in fs}
+        candidates.discard(None)
+        return candidates.pop() if len(candidates) == 1 else UNKNOWN
+
+    def ex_index(self, e, env):
+        return self._index(e, self.expr(e.obj, env), env)
+
+    def _index(self, e: A.Index, obj: Ty, env) -> Ty:
+        for i in e.indices:
+            self.want(i, self.expr(i, env), INT, "a position")
+        if obj.kind == "grid" and len(e.indices) != 2:
+            self.report("E0210", "a grid cell is written `grid[row, column]`", e)
+        elif obj.kind == "list" and len(e.indices) != 1:
+            self.report("E0210", "a list element is written `list[n]` with one number", e)
+        elif obj.kind in SCALARS:
+            self.report("E0210", f"{_a(obj)} cannot be indexed with `[...]`", e)
+            return UNKNOWN
+        return elem_of(obj)
+
+    def ex_call(self, e: A.Call, env):
+        args = [self.expr(a, env) for a in e.args]
+        name = e.func
+        define = self.defines.get(name)
+        if define is not None:
+            if len(define.params) != len(args):
+                self.report("E0209", f"`{name}` takes {len(define.params)} values, got "
+                            f"{len(args)}", e, related=[self._related(define, "the define")])
+            return self.define_type(name)
+        if name in BUILTIN_FUNCTIONS:
+            low, high = BUILTIN_FUNCTIONS[name]
+            if len(args) < low or (high is not None and len(args) > high):
+                self.report("E0209", f"`{name}` takes {arity_text(name)} values, got "
+                            f"{len(args)}", e)
+                return UNKNOWN
+            return self._builtin(e, args)
+        hint = (f"`{name}` is a procedure: run it with `do {name}(...)`"
+                if name in self.procedures else
+                did_you_mean(name, [*self.defines, *BUILTIN_FUNCTIONS]) or
+                "declare it with `define`")
+        self.report("E0202", f"unknown function `{name}`", e, hint=hint)
+        return UNKNOWN
+
+    def _builtin(self, e: A.Call, args: list[Ty]) -> Ty:
+        name = e.func
+        if name in PLAYER_ARGUMENTS:
+            for node, t in zip(e.args, args):
+                self.want(node, t, PLAYER, f"`{name}`")
+        elif name in INT_ARGUMENTS:
+            for node, t in zip(e.args, args):
+                self.want(node, t, INT, f"`{name}`")
+        elif name in ("size", "top", "last", "shuffled", "index_of", "sum", "largest_group"):
+            self.collection(e.args[0], args[0], f"`{name}`")
+        first = args[0] if args else UNKNOWN
+        if name in ("top", "last"):
+            return elem_of(first).maybe()
+        if name == "shuffled":
+            return first
+        if name in ("max", "min"):
+            return elem_of(first) if len(args) == 1 else first
+        if name in ("next", "previous"):
+            return PLAYER
+        if name in ("clockwise", "counterclockwise"):
+            return list_of(PLAYER)
+        if name == "is_automaton":
+            return BOOL
+        if name == "text":
+            return TEXT
+        return INT  # size, abs, index_of, random_int, seat, changed_at, largest_group, sum
+
+    def ex_unary(self, e, env):
+        t = self.expr(e.operand, env)
+        if e.op == "not":
+            if t.known and t.kind not in ("bool", "none"):
+                self.report("E0211", f"`not` needs a yes/no value, but this is {_a(t)}", e.operand)
+            return BOOL
+        self.want(e.operand, t, INT, "`-`")
+        return INT
+
+    def ex_binary(self, e: A.Binary, env):
+        op = e.op
+        if op in ("and", "or"):
+            self.condition(e.left, env, f"`{op}`")
+            self.condition(e.right, env, f"`{op}`")
+            return BOOL
+        a = self.expr(e.left, env)
+        b = self.expr(e.right, env)
+        if op in ("==", "!="):
+            if not same_shape(a, b):
+                self.report("E0212", f"{_a(a)} is compared with {_a(b)}: they are never equal", e,
+                            hint=_compare_hint(a, b))
+            return BOOL
+        if op in ("in", "not in"):
+            self.collection(e.right, b, f"`{op}`")
+            if b.kind in ("list", "grid") and not same_shape(a, elem_of(b)):
+                self.report("E0212", f"{_a(a)} is looked for in a {b}: it is never there", e)
+            return BOOL
+        if op in ("<", "<=", ">", ">="):
+            if a.kind == "enum" or b.kind == "enum":
+                if not same_shape(a, b):
+                    self.report("E0212", f"{_a(a)} is compared with {_a(b)}", e,
+                                hint=_compare_hint(a, b))
+            else:
+                self.want(e.left, a, INT, f"`{op}`")
+                self.want(e.right, b, INT, f"`{op}`")
+            return BOOL
+        if op == "+" and (a.kind in ("list", "text") or b.kind in ("list", "text")):
+            if a.known and b.known and a.kind != "none" and b.kind != "none" \
+                    and a.kind != b.kind:
+                self.report("E0210", f"`+` cannot join {_a(a)} and {_a(b)}", e,
+                            hint="`+` adds two numbers, joins two lists or two texts; "
+                            "use `text(x)` to turn a value into text")
+                return UNKNOWN
+            return merge(a, b) if a.kind == b.kind else UNKNOWN
+        self.want(e.left, a, INT, f"`{op}`")
+        self.want(e.right, b, INT, f"`{op}`")
+        return list_of(INT) if op == ".." else INT
+
+    def ex_conditional(self, e, env):
+        self.condition(e.test, env, "`if ... then`")
+        return merge(self.expr(e.then, env), self.expr(e.otherwise, env))
+
+    def ex_list(self, e, env):
+        t = NONE
+        for item in e.items:
+            t = merge(t, self.expr(item, env))
+        return list_of(UNKNOWN if t.kind == "none" else t)
+
+    def ex_list_comp(self, e, env):
+        inner = self.bind(e.binding, env)
+        if e.where is not None:
+            self.condition(e.where, inner, "`where`")
+        return list_of(self.expr(e.element, inner))
+
+    def ex_aggregate(self, e, env):
+        inner = self.bind(e.binding, env)
+        if e.where is not None:
+            self.condition(e.where, inner, "`where`")
+        t = self.expr(e.element, inner)
+        if e.func == "sum":
+            self.want(e.element, t, INT, "`sum`")
+            return INT
+        return t.maybe()
+
+    def ex_quantifier(self, e, env):
+        inner = self.bind(e.binding, env)
+        if e.where is not None:
+            self.condition(e.where, inner, "`where`")
+        element = inner[e.binding.name]
+        return {"count": INT, "any": BOOL, "all": BOOL, "first": element.maybe(),
+                "filter": list_of(element)}[e.func]
+
+    def ex_sort(self, e, env):
+        inner = self.bind(e.binding, env)
+        self.keys(e.keys, inner)
+        return list_of(inner[e.binding.name])
+
+    def ex_match(self, e, env):
+        subject = self.expr(e.subject, env)
+        result = NONE
+        for case in e.cases:
+            if case.value is not None:
+                t = self.expr(case.value, env)
+                if not same_shape(subject, t):
+                    self.report("E0212", f"this case is {_a(t)} but the value matched is "
+                                f"{_a(subject)}", case.value)
+            result = merge(result, self.expr(case.result, env))
+        return result
+
+    def ex_record_lit(self, e: A.RecordLit, env):
+        fields = self.fields.get(e.record)
+        values = {f.name: (f, self.expr(f.value, env)) for f in e.fields}
+        if fields is None:
+            self.report("E0205", f"unknown record `{e.record}`", e,
+                        hint=did_you_mean(e.record, self.records) or "declare it with `record`")
+            return UNKNOWN
+        for name, (init, t) in values.items():
+            if name not in fields:
+                self.report("E0206", f"a {e.record} has no field `{name}`", init,
+                            hint=did_you_mean(name, fields) or
+                            f"fields of {e.record}: {', '.join(fields) or 'none'}")
+            elif not same_shape(t, fields[name]):
+                self.report("E0220", f"field `{name}` of {e.record} holds {fields[name]}, "
+                            f"not {t}", init.value)
+        return Ty("record", e.record)
+
+    # ------------------------------------------------------------ inferred declarations
+    def const_type(self, name: str) -> Ty:
+        return self._inferred(name, self.const_types,
+                              lambda: self.expr(self.consts[name].value, {}))
+
+    def define_type(self, name: str) -> Ty:
+        d = self.defines[name]
+        return self._inferred(name, self.define_types,
+                              lambda: self.expr(d.body, {p: UNKNOWN for p in d.params}))
+
+    def _inferred(self, name, cache, compute) -> Ty:
+        if name in cache:
+            return cache[name]
+        key = (id(cache), name)
+        if key in self.in_progress:
+            return UNKNOWN  # recursive: the type is whatever the base case gives
+        self.in_progress.add(key)
+        self.quiet += 1
+        try:
+            cache[name] = compute()
+        finally:
+            self.quiet -= 1
+            self.in_progress.discard(key)
+        return cache[name]
+
+    # ------------------------------------------------------------------------ warnings
+    def _unread_state(self) -> None:
+        for scope, table in (("global", self.globals), ("player", self.player_vars)):
+            for name, decl in table.items():
+                if (scope, name) not in self.reads:
+                    how = f"`{name}`" if scope == "global" else f"`p.{name}`"
+                    self.report("W0201", f"state {how} is never read", decl, severity="warning",
+                                hint="use it in a rule, a condition or `winner`, or remove it")
+
+
+def _a(t: Ty) -> str:
+    """A type with its article, for messages: "an int", "a list of Card"."""
+    text = str(t)
+    if t.kind == "none":
+        return "none"
+    return ("an " if text[:1].lower() in "aeiou" else "a ") + text
+
+
+def _compare_hint(a: Ty, b: Ty) -> str | None:
+    if {a.kind, b.kind} == {"enum", "int"}:
+        return "enum members are names, not numbers: compare with a member of the enum"
+    if {a.kind, b.kind} == {"enum", "text"}:
+        return "enum members are written without quotes"
+    return None
