@@ -237,3 +237,58 @@ def test_parse_of_a_folder_is_an_error(tmp_path: Path):
     result = invoke("parse", str(tmp_path))
     assert result.exit_code == 1
     assert f"{tmp_path}: error[E0002]" in result.stderr
+
+
+# ------------------------------------------------------------------------------------- fmt
+MESSY = 'game "Fmt" {\n  players   2\n}\nconst   a=1+2\n'
+
+
+def canonical(text: str, name: str) -> str:
+    from rulebook.grammar.formatter import format_source
+
+    return format_source(text, name)
+
+
+def test_fmt_prints_the_canonical_form(tmp_path: Path):
+    path = write(tmp_path, "messy.rules", MESSY)
+    result = invoke("fmt", str(path))
+    assert result.exit_code == 0
+    assert result.stdout == canonical(MESSY, str(path))
+    assert "const a = 1 + 2\n" in result.stdout
+    assert path.read_text(encoding="utf-8") == MESSY
+
+
+def test_fmt_check_lists_files_that_would_change(tmp_path: Path):
+    messy = write(tmp_path, "messy.rules", MESSY)
+    tidy = write(tmp_path, "tidy.rules", canonical(MESSY, "tidy.rules"))
+    result = invoke("fmt", "--check", str(messy), str(tidy))
+    assert result.exit_code == 1
+    assert result.output == f"would reformat {messy}\n"
+    assert messy.read_text(encoding="utf-8") == MESSY
+    assert invoke("fmt", "--check", str(tidy)).exit_code == 0
+
+
+def test_fmt_write_rewrites_and_then_check_passes(tmp_path: Path):
+    path = write(tmp_path, "game/messy.rules", MESSY)
+    result = invoke("fmt", "--write", str(tmp_path / "game"))
+    assert result.exit_code == 0
+    assert result.output == f"reformatted {path}\n"
+    assert path.read_text(encoding="utf-8") == canonical(MESSY, str(path))
+    assert invoke("fmt", "--check", str(tmp_path)).exit_code == 0
+
+
+def test_fmt_check_and_write_together_is_a_usage_error(tmp_path: Path):
+    path = write(tmp_path, "messy.rules", MESSY)
+    assert invoke("fmt", "--check", "--write", str(path)).exit_code == 2
+
+
+def test_fmt_of_a_broken_file_reports_and_exits_1(tmp_path: Path):
+    path = write(tmp_path, "bad.rules", HEADER + "const a = (1\n")
+    result = invoke("fmt", "--check", str(path))
+    assert result.exit_code == 1
+    assert f"{path}:4:13: error[E0101]" in result.output
+
+
+def test_fmt_check_of_the_shipped_rulesets_passes():
+    result = invoke("fmt", "--check", str(ROOT / "rulesets"))
+    assert result.exit_code == 0, result.output
