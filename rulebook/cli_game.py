@@ -55,7 +55,8 @@ def _parse_seats(specs: tuple[str, ...]) -> dict[int, str]:
 @click.option("--players", type=int, default=None, help="Number of seats (default: the minimum).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--seat", "seats", multiple=True, metavar="K=KIND",
-              help="Who plays seat K: human, random or first (default: seat 1 human, others random).")
+              help="Who plays seat K: human, random or first (default: seat 1 human, others random). "
+                   "Repeat for several seats.")
 @click.option("--load", "load_path", type=click.Path(dir_okay=False), default=None,
               help="Continue a saved game.")
 @click.option("--save-to", type=click.Path(dir_okay=False), default="rulebook-game.save.json",
@@ -75,8 +76,7 @@ def play(ruleset, players, seed, seats, load_path, save_to):
         game = load_game(load_path, rules) if load_path else new_game(rules, players, seed)
     except DiagnosticError as e:
         _fail(e.diagnostics)
-    if not kinds:
-        kinds = {1: "human"}
+    kinds.setdefault(1, "human")  # unless told otherwise, the person sits at seat 1
     agents = {}
     for s in game.state.seats:
         kind = kinds.get(s.seat, "random")

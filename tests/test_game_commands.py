@@ -1,0 +1,97 @@
+"""The play, simulate, test and replay commands, end to end."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from rulebook.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+TTT = str(ROOT / "rulesets" / "examples" / "tictactoe.rules")
+
+
+def run(*args, input=None):
+    result = CliRunner().invoke(main, list(args), input=input)
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_a_person_plays_tictactoe_to_the_end_at_the_terminal():
+    # seat 1 is the person (typing option numbers), seat 2 always takes the first free cell
+    result = run("play", TTT, "--seat", "2=first", input="1\n1\n1\n1\n")
+    assert result.exit_code == 0, result.output
+    assert "Your decision: Place your mark" in result.output
+    assert "Winner(s): player 1" in result.output
+
+
+def test_play_save_quit_and_continue(tmp_path):
+    save = tmp_path / "game.save.json"
+    first = run("play", TTT, "--seat", "2=first", "--save-to", str(save), input="1\nq\n")
+    assert first.exit_code == 0 and save.exists()
+    data = json.loads(save.read_text())
+    assert [h["option"] for h in data["history"]] == ["place:1:1", "place:1:2"]
+    again = run("play", TTT, "--load", str(save), "--seat", "2=first", input="1\n1\n1\n")
+    assert again.exit_code == 0, again.output
+    assert "Winner(s): player 1" in again.output
+
+
+def test_undo_only_the_last_own_decision(tmp_path):
+    rules = tmp_path / "two_steps.rules"
+    rules.write_text("""game "Two steps" {
+    players 2
+}
+player picks: list of int
+play {
+    for p in players {
+        repeat 2 times {
+            choose p "Pick a number" { option pick for n in 1..3 { add n to p.picks } }
+        }
+    }
+}
+winner p in players by sum(p.picks) descending
+""")
+    # undo before deciding: nothing of mine; pick 1, undo it, pick 3 then 2; player 2 is a bot
+    result = run("play", str(rules), "--seat", "2=first", input="u\n1\nu\n3\n2\nu\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("Nothing of yours to undo") == 1
+    assert "player 1: pick 1" not in result.output.split("Winner")[1]
+    final = result.output.split("Winner")[0]
+    assert "picks [3; 2]" in final
+
+
+def test_simulate_is_reproducible_and_independent_of_jobs():
+    one = run("simulate", TTT, "--games", "40", "--seed", "3", "--json")
+    two = run("simulate", TTT, "--games", "40", "--seed", "3", "--json")
+    assert one.exit_code == 0, one.output
+    assert one.stdout == two.stdout
+    data = json.loads(one.stdout)
+    assert data["games"] == 40 and data["errors"] == 0
+    assert sum(data["wins_per_seat"].values()) + 0 >= 1
+    jobs = subprocess.run([sys.executable, "-m", "rulebook", "simulate", TTT, "--games", "40",
+                           "--seed", "3", "--json", "--jobs", "2"], capture_output=True, text=True)
+    assert jobs.returncode == 0, jobs.stderr
+    assert jobs.stdout == one.stdout
+
+
+def test_test_command_runs_scenarios_and_reports_failures(tmp_path):
+    ok = run("test", TTT)
+    assert ok.exit_code == 0 and "1 passed, 0 failed" in ok.output
+    bad = tmp_path / "bad.rules"
+    bad.write_text(f'scenario "wrong" {{\n    ruleset "{TTT}"\n    players 2\n'
+                   '    choose players[1] "place:1:1"\n    expect players[1].won "should not hold"\n}\n')
+    result = run("test", str(bad))
+    assert result.exit_code == 1
+    assert f"{bad}:5:5: error[E0400]: should not hold" in result.output
+
+
+def test_replay_prints_the_log_and_refuses_a_corrupt_save(tmp_path):
+    save = tmp_path / "g.json"
+    run("play", TTT, "--seat", "2=first", "--save-to", str(save), input="1\ns\n1\n1\n1\n")
+    result = run("replay", str(save))
+    assert result.exit_code == 0, result.output
+    assert "player 1: row 1, column 1" in result.output
+    save.write_text("{not json")
+    broken = run("replay", str(save), "--ruleset", TTT)
+    assert broken.exit_code == 1 and "E0314" in broken.output
