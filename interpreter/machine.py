@@ -70,6 +70,7 @@ class Machine(Evaluator):
         super().__init__(rules, state, limits)
         self.secret_depth = 0
         self.dirty = False
+        self._added: list[list[str]] = []
         self._stmt = {}
         for name in dir(self):
             if name.startswith("do_"):
@@ -147,18 +148,41 @@ class Machine(Evaluator):
 
     # ------------------------------------------------------------------------- statements
     def block(self, stmts, env):
-        local = dict(env)
+        """Run statements in `env` (one dict per call frame). Names a `let` adds here are removed
+        when the block ends, so `set` on an outer name from inside a loop changes that name."""
+        added: list[str] = []
+        self._added.append(added)
         reactions = self.rules.reactions
-        for s in stmts:
-            self.tick(s)
-            gen = self._stmt[s.kind](s, local)
-            if gen is not None:
-                yield from gen
-            if self.dirty and reactions:
-                yield from self.react()
+        try:
+            for s in stmts:
+                self.tick(s)
+                gen = self._stmt[s.kind](s, env)
+                if gen is not None:
+                    yield from gen
+                if self.dirty and reactions:
+                    yield from self.react()
+        finally:
+            self._added.pop()
+            for name in added:
+                env.pop(name, None)
 
     def do_let(self, s, env):
+        if s.name not in env:
+            self._added[-1].append(s.name)
         env[s.name] = self.eval(s.value, env)
+
+    def bound(self, env, names: dict, body):
+        """Run `body` with `names` bound in `env`, then restore what they shadowed."""
+        saved = {k: env[k] for k in names if k in env}
+        env.update(names)
+        try:
+            yield from self.block(body, env)
+        finally:
+            for k in names:
+                if k in saved:
+                    env[k] = saved[k]
+                else:
+                    env.pop(k, None)
 
     def do_set(self, s, env):
         self.assign(s.target, self.eval(s.value, env), env)
@@ -344,11 +368,10 @@ class Machine(Evaluator):
             raise RuleError("E0306", f"`for` needs a list, not {type_name(source)}", s.binding)
         try:
             for v in list(source):
-                child = dict(env)
-                child[s.binding.name] = v
-                if s.where is not None and not truth(self.eval(s.where, child), s.where):
+                if s.where is not None and not truth(
+                        self.eval(s.where, {**env, s.binding.name: v}), s.where):
                     continue
-                yield from self.block(s.body, child)
+                yield from self.bound(env, {s.binding.name: v}, s.body)
         except _Stop:
             pass
 
@@ -431,12 +454,10 @@ class Machine(Evaluator):
                     if i in passed:
                         continue
                     self.tick(s)
-                    child = dict(env)
-                    child[s.binding.name] = p
                     st = self.state
                     previous, st.current = st.current, p
                     try:
-                        yield from self.block(s.body, child)
+                        yield from self.bound(env, {s.binding.name: p}, s.body)
                     except _Pass:
                         passed.add(i)
                     finally:
@@ -447,8 +468,11 @@ class Machine(Evaluator):
     def do_simultaneously(self, s, env):
         self.secret_depth += 1
         try:
-            for e in self.iterate(s.binding, None, env):
-                yield from self.block(s.body, dict(e))
+            source = self.eval(s.binding.source, env)
+            if not isinstance(source, list):
+                raise RuleError("E0306", "`simultaneously` needs a list of players", s.binding)
+            for p in list(source):
+                yield from self.bound(env, {s.binding.name: p}, s.body)
         finally:
             self.secret_depth -= 1
 
@@ -532,10 +556,7 @@ class Machine(Evaluator):
                 share = None
             if share is not None:
                 for p in group:
-                    child = dict(env)
-                    child[s.binding.name] = p
-                    child["amount"] = share
-                    yield from self.block(s.body, child)
+                    yield from self.bound(env, {s.binding.name: p, "amount": share}, s.body)
             rank += len(group)
             i = j
 
@@ -595,8 +616,9 @@ class Machine(Evaluator):
         self.state.add_log(f"{show(player)}: {chosen.label}", to=who, kind="decision")
         if chosen.option is not None:
             previous, self.pending_chooser = self.pending_chooser, player
+            names = {b.name: chosen.env[b.name] for b in chosen.option.bindings}
             try:
-                yield from self.block(chosen.option.body, chosen.env)
+                yield from self.bound(env, names, chosen.option.body)
             finally:
                 self.pending_chooser = previous
 

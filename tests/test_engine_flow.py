@@ -118,3 +118,22 @@ play {
     g.apply("bid:1", 2)
     assert g.over
     assert view(g, 2)["players"][0]["vars"]["bid"] == 3
+
+
+def test_set_inside_loops_and_options_changes_the_outer_let():
+    g = game_of(header() + """
+global result: int = 0
+play {
+    let total = 0
+    for n in [1, 2, 3] {
+        let doubled = n * 2
+        set total = total + doubled
+    }
+    choose players[1] "Add" {
+        option add for k in [10, 20] { set total = total + k }
+    }
+    set result = total
+}
+""")
+    g.apply("add:20")
+    assert g.state.globals["result"] == 32
