@@ -18,6 +18,10 @@ def _value(v) -> str:
     if isinstance(v, dict) and v.get("hidden"):
         return f"(hidden, {v['size']})" if "size" in v else "(hidden)"
     if isinstance(v, dict) and "item" in v:
+        # a component reads by its name; `v` at the prompt shows every printed field
+        name = v.get("name") or v.get("label")
+        if name is not None:
+            return str(name)
         fields = ", ".join(f"{k} {x}" for k, x in v.items() if k != "item" and x is not None)
         return f"[{fields}]" if fields else v["item"]
     if isinstance(v, dict) and "player" in v:
@@ -27,10 +31,15 @@ def _value(v) -> str:
         return f"{v['record']}({inner})"
     if isinstance(v, list):
         if v and isinstance(v[0], list):
-            return "\n      " + "\n      ".join(" | ".join(_value(c) for c in row) for row in v)
+            rows = [[_value(c) for c in row] for row in v]
+            width = max((len(c) for row in rows for c in row), default=1)
+            return "".join(f"\n      row {i}: " + " | ".join(c.ljust(width) for c in row)
+                           for i, row in enumerate(rows, 1))
         return "[" + "; ".join(_value(x) for x in v) + "]"
     if v is None:
         return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
     return str(v)
 
 
@@ -48,8 +57,15 @@ def render_view(view: dict, log_lines: int = 8) -> str:
         who = f"player {p['seat']}" + (" (you)" if p["seat"] == me else "")
         if p.get("automaton"):
             who += f" [{p['automaton']}]"
-        fields = "; ".join(f"{k} {_value(v)}" for k, v in p["vars"].items())
-        out.append(f"  {who}: {fields}")
+        out.append(f"  {who}")
+        fields = [f"{k} {_value(v)}" for k, v in p["vars"].items()]
+        line = "     "
+        for f in fields:
+            if len(line) + len(f) > 100 and line.strip():
+                out.append(line.rstrip(" ·"))
+                line = "     "
+            line += f + " · "
+        out.append(line.rstrip(" ·"))
     if view["log"]:
         out.append("Recent events:")
         out.extend("  " + line for line in view["log"][-log_lines:])
