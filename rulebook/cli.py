@@ -119,54 +119,37 @@ FORMAT_OPTION = click.option(
               help="Also list every declaration marked `assumed`, with its reason.")
 def check(paths: tuple[str, ...], fmt: str, assumptions: bool) -> None:
     """Check rules files and folders of rules; exit 1 if any error is found."""
-    diagnostics, checked, found = _run_check(list(paths), assumptions)
-    extra = {"assumptions": [_assumption_dict(a) for a in found]} if assumptions else {}
-    _report(diagnostics, fmt, checked=checked, **extra)
+    from .validator.check import check_paths, list_assumptions
+
+    result, checked = check_paths(list(paths))
+    diagnostics = [*result.diagnostics, *_empty_folders(paths)]
+    found = list_assumptions(list(paths)) if assumptions else []
+    extra = {"assumptions": found} if assumptions else {}
+    _report(diagnostics, fmt, checked=checked, known_sources=result.sources, **extra)
     if assumptions and fmt == "text":
         click.echo()
         click.echo(_assumptions_text(found))
     sys.exit(1 if _has_errors(diagnostics) else 0)
 
 
-def _run_check(paths: list[str], assumptions: bool):
-    """(diagnostics, number of files checked, assumptions) -- parse-only until the checker lands."""
-    from .grammar.parser import parse_file
-    from .validator.diagnostics import DiagnosticError
+def _empty_folders(targets) -> list:
+    """A folder named on the command line that holds no rules file is a mistake, not a pass."""
+    from .validator.diagnostics import Diagnostic
 
-    files, problems = _rules_files(tuple(paths))
-    found = []
-    for f in files:
-        try:
-            program = parse_file(f)
-        except DiagnosticError as e:
-            problems.extend(e.diagnostics)
-            continue
-        if assumptions:
-            found.extend(_assumed_in(program, str(f)))
-    return problems, len(files), found
-
-
-def _assumed_in(program, file):
     out = []
-    for decl in [program.header, *program.declarations,
-                 *(o.declaration if o.kind == "override" else o for o in program.overrides)]:
-        meta = getattr(decl, "meta", None)
-        if meta is not None and meta.assumed is not None:
-            name = getattr(decl, "name", None) or decl.kind
-            out.append({"file": file, "line": decl.span.line if decl.span else None,
-                        "name": name, "reason": meta.assumed})
+    for target in targets:
+        p = Path(target)
+        if p.is_dir() and not any(f.is_file() for f in p.rglob("*.rules")):
+            out.append(Diagnostic("E0008", f"{target} holds no `.rules` files", file=str(target),
+                                  hint="name a `.rules` file or a folder that contains some"))
     return out
-
-
-def _assumption_dict(a) -> dict:
-    return a if isinstance(a, dict) else a.to_dict()
 
 
 def _assumptions_text(found) -> str:
     if not found:
         return "no assumed declarations"
     lines = [f"{_plural(len(found), 'assumed declaration')}:"]
-    for a in map(_assumption_dict, found):
+    for a in found:
         lines.append(f"  {a['file']}:{a['line']}: {a['name']}: {a['reason']}")
     return "\n".join(lines)
 
@@ -206,29 +189,6 @@ def schema() -> None:
 
 
 # ------------------------------------------------------------------------------------- fmt
-def _rules_files(targets: tuple[str, ...]):
-    """Expand folders into their `.rules` files; report missing paths and empty folders."""
-    from .validator.diagnostics import Diagnostic
-
-    files: list[Path] = []
-    problems: list[Diagnostic] = []
-    for target in targets:
-        p = Path(target)
-        if p.is_dir():
-            found = sorted(f for f in p.rglob("*.rules") if f.is_file())
-            if not found:
-                problems.append(Diagnostic(
-                    "E0008", f"{target} holds no `.rules` files", file=target,
-                    hint="name a `.rules` file or a folder that contains some"))
-            files.extend(found)
-        elif not p.exists():
-            problems.append(Diagnostic("E0001", f"no such file: {target}", file=target,
-                                       hint="check the path, or list files with `ls`"))
-        else:
-            files.append(p)
-    return files, problems
-
-
 @main.command()
 @click.argument("targets", nargs=-1, required=True, type=click.Path())
 @click.option("--check", "check_only", is_flag=True,
@@ -242,7 +202,11 @@ def fmt(targets: tuple[str, ...], check_only: bool, write: bool) -> None:
     from .grammar.parser import read_source
     from .validator.diagnostics import DiagnosticError
 
-    files, problems = _rules_files(targets)
+    from .validator.check import expand_paths
+
+    names, problems = expand_paths(targets)
+    files = [Path(n) for n in names]
+    problems.extend(_empty_folders(targets))
     changed: list[Path] = []
     printed = 0
     for path in files:

@@ -95,7 +95,7 @@ def test_missing_file_exits_1_with_its_name(tmp_path: Path):
     missing = tmp_path / "missing.rules"
     result = invoke("check", str(missing))
     assert result.exit_code == 1
-    assert result.output.startswith(f"{missing}: error[E0001]: no such file: {missing}\n")
+    assert result.output.startswith(f"{missing}: error[E0001]: no such file or folder: {missing}\n")
 
 
 # -------------------------------------------------------------------------- text rendering
@@ -132,7 +132,7 @@ def test_several_errors_are_reported_at_once_and_sorted(tmp_path: Path):
     assert firsts == [
         f"{a}:4:11: error[E0109]: this string is never closed",
         f"{b}:4:13: error[E0100]: unexpected character `~`",
-        f"{missing}: error[E0001]: no such file: {missing}",
+        f"{missing}: error[E0001]: no such file or folder: {missing}",
     ]
     assert result.output.strip().endswith("checked 2 files: 3 errors, 0 warnings")
 

@@ -5,13 +5,15 @@ Format (after starlark-go's test files):
 - `### E0102 "regex"` at the end of a line expects a diagnostic with that code on that line whose
   message matches the regex; `### E0102@12 "regex"` also fixes the column;
 - `### EOF E0101 "regex"` expects a diagnostic at the end of the case;
-- a case without expectations must produce no error at all.
-Each case is checked as its own file, and must give exactly the expected diagnostics.
+- `### E0201 "regex" help "regex"` also matches the diagnostic's hint (for "did you mean");
+- a case without expectations must produce no diagnostic at all.
+Each case is checked as its own file, beside a copy of golden/base/game.rules (for variants to
+extend), and must give exactly the expected diagnostics.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,9 @@ import pytest
 from rulebook.validator.diagnostics import Diagnostic
 
 GOLDEN = Path(__file__).parent / "golden"
-EXPECT = re.compile(r'###\s*(?P<eof>EOF\s+)?(?P<code>[EW]\d{4})(?:@(?P<col>\d+))?\s+"(?P<regex>(?:\\.|[^"\\])*)"')
+BASE_GAME = GOLDEN / "base" / "game.rules"  # what variant cases extend, as "game.rules"
+EXPECT = re.compile(r'###\s*(?P<eof>EOF\s+)?(?P<code>[EW]\d{4})(?:@(?P<col>\d+))?'
+                    r'\s+"(?P<regex>(?:\\.|[^"\\])*)"(?:\s+help\s+"(?P<hint>(?:\\.|[^"\\])*)")?')
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,7 @@ class Expected:
     regex: str
     eof: bool
     golden_line: int  # where the expectation is written, for failure messages
+    hint: str | None = None
 
 
 @dataclass
@@ -42,6 +47,10 @@ class Case:
     @property
     def id(self) -> str:
         return f"{self.file.stem}:{self.first_line}"
+
+
+def _unquote(regex: str) -> str:
+    return regex.replace('\\"', '"')
 
 
 def split_cases(path: Path) -> list[Case]:
@@ -64,12 +73,11 @@ def split_cases(path: Path) -> list[Case]:
             for m in found:
                 expected.append(Expected(
                     code=m["code"], line=i, column=int(m["col"]) if m["col"] else None,
-                    regex=m["regex"].replace('\\"', '"'), eof=bool(m["eof"]),
-                    golden_line=start + i - 1))
+                    regex=_unquote(m["regex"]), eof=bool(m["eof"]), golden_line=start + i - 1,
+                    hint=_unquote(m["hint"]) if m["hint"] is not None else None))
         text = "\n".join(kept) + "\n"
         last = len(kept)
-        expected = [e if not e.eof else Expected(e.code, last, e.column, e.regex, True,
-                                                 e.golden_line) for e in expected]
+        expected = [replace(e, line=last) if e.eof else e for e in expected]
         cases.append(Case(path, start, text, expected))
 
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -87,15 +95,13 @@ def all_cases() -> list[Case]:
 
 
 def diagnostics_of(case: Case, tmp_path: Path) -> list[Diagnostic]:
-    """Run the whole front end on the case, as `rulebook check` would on a file."""
-    from rulebook.grammar.parser import parse_text
-    from rulebook.validator.diagnostics import DiagnosticError
+    """Run every stage on the case, as `rulebook check` does on a file."""
+    from rulebook.validator.check import check_path
 
-    try:
-        parse_text(case.text, "case.rules")
-    except DiagnosticError as e:
-        return list(e.diagnostics)
-    return []
+    (tmp_path / "game.rules").write_text(BASE_GAME.read_text(encoding="utf-8"), encoding="utf-8")
+    path = tmp_path / "case.rules"
+    path.write_text(case.text, encoding="utf-8")
+    return check_path(path).diagnostics
 
 
 def _matches(e: Expected, d: Diagnostic) -> bool:
@@ -105,11 +111,13 @@ def _matches(e: Expected, d: Diagnostic) -> bool:
         return False
     if e.column is not None and d.column != e.column:
         return False
+    if e.hint is not None and re.search(e.hint, d.hint or "") is None:
+        return False
     return re.search(e.regex, d.message) is not None
 
 
 def _show(d: Diagnostic) -> str:
-    return f"{d.line}:{d.column} {d.code} {d.message!r}"
+    return f"{d.line}:{d.column} {d.code} {d.message!r} help {d.hint!r}"
 
 
 @pytest.mark.parametrize("case", all_cases(), ids=lambda c: c.id)
@@ -123,8 +131,8 @@ def test_golden_case(case: Case, tmp_path: Path):
             missing.append(e)
         else:
             unmatched.remove(hit)
-    problems = [f"{case.file.name}:{e.golden_line}: expected {e.code} /{e.regex}/ not reported"
-                for e in missing]
+    problems = [f"{case.file.name}:{e.golden_line}: expected {e.code} /{e.regex}/"
+                f"{f' help /{e.hint}/' if e.hint else ''} not reported" for e in missing]
     problems += [f"{case.file.name}:{case.first_line + d.line - 1 if d.line else '?'}: "
                  f"unexpected {_show(d)}" for d in unmatched]
     assert not problems, "\n".join(problems + ["got: " + "; ".join(map(_show, got))])
@@ -145,9 +153,10 @@ def test_every_golden_diagnostic_is_located(tmp_path: Path):
 
 def test_expectation_parser_reads_columns_and_eof(tmp_path: Path):
     f = tmp_path / "x.rules"
-    f.write_text('a ### E0100@3 "x"\nb\n---\nc ### EOF E0101 "y"\nd\n', encoding="utf-8")
+    f.write_text('a ### E0100@3 "x"\nb\n---\nc ### EOF E0101 "y" help "z\\"q"\nd\n',
+                 encoding="utf-8")
     first, second = split_cases(f)
     assert first.expected == [Expected("E0100", 1, 3, "x", False, 1)]
     assert first.text == "a\nb\n"
     assert second.first_line == 4
-    assert second.expected == [Expected("E0101", 2, None, "y", True, 4)]
+    assert second.expected == [Expected("E0101", 2, None, "y", True, 4, hint='z"q')]
