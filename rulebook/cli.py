@@ -200,16 +200,14 @@ def fmt(targets: tuple[str, ...], check_only: bool, write: bool) -> None:
         raise click.UsageError("use either --check or --write, not both")
     from .grammar.formatter import format_source
     from .grammar.parser import read_source
-    from .validator.diagnostics import DiagnosticError
-
     from .validator.check import expand_paths
+    from .validator.diagnostics import DiagnosticError
 
     names, problems = expand_paths(targets)
     files = [Path(n) for n in names]
     problems.extend(_empty_folders(targets))
     changed: list[Path] = []
-    printed = 0
-    for path in files:
+    for index, path in enumerate(files):
         try:
             text = read_source(path)
             formatted = format_source(text, str(path))
@@ -222,14 +220,18 @@ def fmt(targets: tuple[str, ...], check_only: bool, write: bool) -> None:
                 if write:
                     path.write_text(formatted, encoding="utf-8")
             continue
-        if len(files) > 1:
-            click.echo(f"{'' if printed == 0 else chr(10)}# ==> {path} <==")
+        if len(files) > 1:  # several files: say where each one starts, as `head` does
+            if index:
+                click.echo()
+            click.echo(f"# ==> {path} <==")
         click.echo(formatted, nl=False)
-        printed += 1
     if problems:
         _report(problems, "text", err=not (check_only or write))
     for path in changed:
         click.echo(f"{'reformatted' if write else 'would reformat'} {path}")
+    if check_only and changed:
+        click.echo(f"{_plural(len(changed), 'file')} not in canonical form; "
+                   "`rulebook fmt --write` rewrites them", err=True)
     if check_only and not changed and not problems:
         click.echo(f"{_plural(len(files), 'file')} already formatted")
     sys.exit(1 if problems or (check_only and changed) else 0)

@@ -258,12 +258,22 @@ def test_fmt_prints_the_canonical_form(tmp_path: Path):
     assert path.read_text(encoding="utf-8") == MESSY
 
 
+def test_fmt_of_several_files_marks_where_each_starts(tmp_path: Path):
+    a = write(tmp_path, "a.rules", MESSY)
+    b = write(tmp_path, "b.rules", MESSY)
+    result = invoke("fmt", str(a), str(b))
+    assert result.exit_code == 0
+    tidy = canonical(MESSY, str(a))
+    assert result.stdout == f"# ==> {a} <==\n{tidy}\n# ==> {b} <==\n{tidy}"
+
+
 def test_fmt_check_lists_files_that_would_change(tmp_path: Path):
     messy = write(tmp_path, "messy.rules", MESSY)
     tidy = write(tmp_path, "tidy.rules", canonical(MESSY, "tidy.rules"))
     result = invoke("fmt", "--check", str(messy), str(tidy))
     assert result.exit_code == 1
-    assert result.output == f"would reformat {messy}\n"
+    assert result.stdout == f"would reformat {messy}\n"
+    assert "`rulebook fmt --write` rewrites them" in result.stderr
     assert messy.read_text(encoding="utf-8") == MESSY
     assert invoke("fmt", "--check", str(tidy)).exit_code == 0
 
