@@ -1,7 +1,7 @@
 """The public Python API: load a ruleset, start a game, list options, decide, view, copy, save.
 
     from rulebook import api
-    rules = api.load("liqueur")                 # bundled name, folder or .rules path
+    rules = api.load("examples")                # bundled name, folder or .rules path
     game = api.new_game(rules, players=3, seed=7)
     while not game.over:
         seat = game.pending_seat()
@@ -32,7 +32,7 @@ __all__ = [
 
 
 def load(ref: str) -> Rules:
-    """Load a ruleset by bundled name (``liqueur``, ``liqueur/two_players``), folder or file."""
+    """Load a ruleset by bundled name (``GAME`` or ``GAME/VARIANT``), folder or file."""
     from .loader import resolve_ruleset
 
     path = resolve_ruleset(ref)

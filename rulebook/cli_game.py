@@ -62,7 +62,7 @@ def _parse_seats(specs: tuple[str, ...]) -> dict[int, str]:
 @click.option("--save-to", type=click.Path(dir_okay=False), default="rulebook-game.save.json",
               show_default=True, help="Where `s` and `q` save the game.")
 def play(ruleset, players, seed, seats, load_path, save_to):
-    """Play RULESET (a bundled name such as `liqueur`, a folder or a .rules file)."""
+    """Play RULESET (a bundled game name or GAME/VARIANT, a folder or a .rules file)."""
     from .api import load_game, new_game, save
     from .interpreter.agents import make_agent
     from .interpreter.errors import IllegalDecision
