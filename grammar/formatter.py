@@ -1,0 +1,1103 @@
+"""The canonical layout of a rules file, printed from the AST with every comment kept.
+
+The printer turns each construct into physical lines (``_Line``) that remember which source lines
+they came from; comments are then woven back in by source line: a comment on its own line goes
+before the line it preceded (inside the block when it preceded a closing ``}``), a comment after
+code stays at the end of the corresponding line, and a comment inside a construct that is now
+printed on one line goes just before it. Layout choices that the AST cannot carry are read from
+the source when it is given: blank lines between statements (at most one is kept) and whether a
+list, ``match``, ``new`` or ``enum`` was written over several lines.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable
+
+from . import ast as A
+from .parser import _STRING_OR_COMMENT, comments_of, parse_text
+
+WIDTH = 100
+INDENT = "    "
+
+# Precedence levels of grammar/rules.lark, loosest first.
+COND, OR, AND, NOT, CMP, RANGE, ADD, MUL, NEG, POSTFIX, ATOM = range(1, 12)
+_BINARY_LEVEL = {
+    "or": OR, "and": AND, "..": RANGE, "+": ADD, "-": ADD, "*": MUL, "/": MUL, "%": MUL,
+    **{op: CMP for op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in")},
+}
+_NON_ASSOCIATIVE = {CMP, RANGE}  # `a < b < c` and `1..2..3` do not parse
+_CHAINS = {OR, AND, ADD}  # a too-long line may break before these operators
+
+# Rendered text carries two invisible marks that `_fill` lays out: a break, where a too-long
+# line may go on after a `\` (a space when it does not), and the start of a break group. The
+# number is the nesting of the group: 0 for clauses of the statement (`cite`, the message of
+# `expect`), 1 for a chain or conditional in it, 2 for one inside that, ...
+_MARK = re.compile("([\x00\x02])(\\d+)\x01")
+
+
+def _brk(level: int) -> str:
+    return f"\x00{level}\x01"
+
+
+def _open(level: int) -> str:
+    return f"\x02{level}\x01"
+
+
+def _strip(text: str) -> str:
+    return _MARK.sub(lambda mo: " " if mo.group(1) == "\x00" else "", text)
+
+
+# ------------------------------------------------------------------------------ entry points
+def format_source(text: str, name: str = "<input>") -> str:
+    """The canonical form of rules text; raises DiagnosticError when the text does not parse."""
+    program = parse_text(text, name)
+    return format_program(program, comments_of(text), source=text)
+
+
+def format_program(program: A.Program, comments: Iterable[tuple[int, int, str]] = (),
+                   source: str | None = None) -> str:
+    """Print a program in canonical form with the given ``(line, column, text)`` comments.
+
+    Without ``source``, comments and blank lines are placed from node spans alone (a comment just
+    before or after a ``} else {`` line may move to the next block); with it, placement is exact.
+    """
+    comments = list(comments)
+    facts = (_Source(source) if source is not None
+             else _SpanFacts(program, [line for line, _, _ in comments]))
+    printer = _Printer(facts)
+    items = _top_level_items(program)
+    lines: list[_Line] = []
+    starts: dict[int, bool] = {}
+    previous_big = False
+    for k, item in enumerate(items):
+        item_lines = printer.item(item)
+        big = any(line.opens for line in item_lines)
+        starts[len(lines)] = k > 0 and (big or previous_big or item.span is None)
+        lines.extend(item_lines)
+        previous_big = big
+    return _weave(lines, starts, comments, facts)
+
+
+def format_expression(expr) -> str:
+    """One expression in canonical form, on one line (for tools and tests)."""
+    printer = _Printer(_SpanFacts(None))
+    printer.inline_only = True
+    return _flat(printer.expr(expr))
+
+
+def _top_level_items(program: A.Program) -> list:
+    items = ([program.header] if program.header else []) + list(program.declarations)
+    items += list(program.overrides) + list(program.scenarios)
+    if all(item.span is not None for item in items):
+        items.sort(key=lambda item: (item.span.line, item.span.column))
+    return items
+
+
+# ----------------------------------------------------------------------------------- strings
+def _escape(text: str, braces: bool) -> str:
+    out = []
+    for ch in text:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif braces and ch in "{}":
+            out.append("\\" + ch)
+        elif not ch.isprintable():
+            out.append(f"\\u{{{ord(ch):x}}}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _plain(text: str) -> str:
+    """A string read without ``{holes}``: titles, citations, labels of enum members, ids."""
+    return f'"{_escape(text, braces=False)}"'
+
+
+def _text(text: str) -> str:
+    """A string read as a template, whose literal braces must be escaped."""
+    return f'"{_escape(text, braces=True)}"'
+
+
+# -------------------------------------------------------------------------------- line model
+@dataclass(frozen=True)
+class _Line:
+    """One physical output line and the source lines it stands for (None: unknown)."""
+
+    text: str
+    depth: int = 0
+    first: int | None = None
+    last: int | None = None
+    opens: bool = False  # ends with `{` (or `[`): no blank line after it
+    closes: bool = False  # starts with `}`: comments before it belong inside the block
+    can_precede: bool = True  # a comment line may be put before it (not a continuation)
+    can_trail: bool = True  # a comment may end it (not a line ending in `\`)
+
+
+Doc = list[_Line]
+
+
+def _lo(a, b):
+    return b if a is None else a if b is None else min(a, b)
+
+
+def _hi(a, b):
+    return b if a is None else a if b is None else max(a, b)
+
+
+def _glue(a: _Line, b: _Line) -> _Line:
+    return _Line(a.text + b.text, a.depth, _lo(a.first, b.first), _hi(a.last, b.last), b.opens,
+                 a.closes, a.can_precede, b.can_trail)
+
+
+def _cat(*parts) -> Doc:
+    """Concatenate text and docs: each doc's first line continues the line before it."""
+    out = [_Line("")]
+    for part in parts:
+        if isinstance(part, str):
+            out[-1] = replace(out[-1], text=out[-1].text + part)
+        elif part:
+            out[-1] = _glue(out[-1], part[0])
+            out.extend(part[1:])
+    return out
+
+
+def _join(docs: list[Doc], sep: str = ", ") -> Doc:
+    parts: list = []
+    for i, doc in enumerate(docs):
+        if i:
+            parts.append(sep)
+        parts.append(doc)
+    return _cat(*parts)
+
+
+def _flat(doc: Doc) -> str:
+    return "\n".join(_strip(line.text) for line in doc)
+
+
+def _fill(line: _Line, depth: int) -> Doc:
+    """Break a too-long line greedily: at each break, go on to a new line when the text up to
+    the next break of the same or an outer group does not fit (with room for the ` \\`). The
+    lines of a group go on one indent deeper than the line where the group began."""
+    tokens: list = []  # text, ("break", level) or ("open", level)
+    pos = 0
+    for mo in _MARK.finditer(line.text):
+        tokens += [line.text[pos:mo.start()], ("break" if mo.group(1) == "\x00" else "open",
+                                                int(mo.group(2)))]
+        pos = mo.end()
+    tokens.append(line.text[pos:])
+    base = len(INDENT) * (depth + line.depth)
+    out: list[tuple[int, str]] = []
+    indent, text, starts = 0, "", {0: 0}
+    for k, token in enumerate(tokens):
+        if isinstance(token, str):
+            text += token
+            continue
+        kind, level = token
+        if kind == "open":
+            starts[level] = indent
+            continue
+        ahead, more = _ahead(tokens, k, level)
+        column = base + len(INDENT) * indent + len(text)
+        continued = starts.get(level, 0) + 1
+        if column + 1 + ahead + (2 if more else 0) > WIDTH and base + len(INDENT) * continued < column:
+            out.append((indent, text + " \\"))
+            indent, text = continued, ""
+        else:
+            text += " "
+    out.append((indent, text))
+    doc = [replace(line, text=out[0][1], can_trail=len(out) == 1 and line.can_trail,
+                   opens=len(out) == 1 and line.opens)]
+    for k, (indent, text) in enumerate(out[1:], 2):
+        last = k == len(out)
+        doc.append(_Line(text, line.depth + indent, opens=last and line.opens,
+                         can_precede=False, can_trail=last and line.can_trail))
+    return doc
+
+
+def _ahead(tokens: list, k: int, level: int) -> tuple[int, bool]:
+    """Width of the text after break ``k`` up to the next break of the same or an outer group,
+    and whether such a break follows."""
+    width = 0
+    for token in tokens[k + 1:]:
+        if isinstance(token, str):
+            width += len(token)
+        elif token[0] == "break":
+            if token[1] <= level:
+                return width, True
+            width += 1
+    return width, False
+
+
+def _resolve(doc: Doc, depth: int, breakable: bool = True) -> Doc:
+    """Lay out the break places of a construct rendered at ``depth``: filled when it is one line
+    that is too long, else each a plain space."""
+    if (breakable and len(doc) == 1 and "\x00" in doc[0].text
+            and len(INDENT) * (depth + doc[0].depth) + len(_strip(doc[0].text)) > WIDTH):
+        return _fill(doc[0], depth)
+    return [replace(line, text=_strip(line.text)) for line in doc]
+
+
+def _nest(doc: Doc, depth: int) -> Doc:
+    return [replace(line, depth=line.depth + depth) for line in doc]
+
+
+def _anchor(doc: Doc, node, first_only_spans_all: bool = True) -> Doc:
+    """Mark the source lines of a construct: its first line starts it, its last line ends it."""
+    span = getattr(node, "span", None)
+    if span is None or not doc:
+        return doc
+    doc = list(doc)
+    head = doc[0]
+    last = head.last
+    if first_only_spans_all and all(line.first is None for line in doc[1:]):
+        last = span.end_line  # a line (with continuations) that stands for the whole construct
+    doc[0] = replace(head, first=span.line, last=_hi(last, span.line))
+    doc[-1] = replace(doc[-1], last=_hi(doc[-1].last, span.end_line))
+    return doc
+
+
+# ------------------------------------------------------------------------------ source facts
+class _Source:
+    """Layout facts read from the source text: blank lines, own-line comments, keyword lines."""
+
+    def __init__(self, text: str):
+        self.lines = text.split("\n")
+        self.masked = _STRING_OR_COMMENT.sub(lambda mo: " " * len(mo.group(0)), text)
+        self.starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+    def _offset(self, line: int, column: int) -> int:
+        return self.starts[line - 1] + column - 1
+
+    def _line_at(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset)
+
+    def blank(self, line: int) -> bool:
+        return 1 <= line <= len(self.lines) and not self.lines[line - 1].strip()
+
+    def own_line(self, line: int, column: int) -> bool:
+        return not self.lines[line - 1][: column - 1].strip()
+
+    def find(self, pattern: str, after, before=None) -> int | None:
+        """The line of the first match of ``pattern`` between two (line, column) positions."""
+        if after is None:
+            return None
+        start = self._offset(*after)
+        end = self._offset(*before) if before is not None else len(self.masked)
+        mo = re.compile(pattern).search(self.masked, start, end)
+        return self._line_at(mo.start()) if mo else None
+
+    def find_last(self, char: str, before) -> int | None:
+        """The line of the last ``char`` strictly before a (line, column) position."""
+        if before is None:
+            return None
+        index = self.masked.rfind(char, 0, self._offset(*before))
+        return self._line_at(index) if index >= 0 else None
+
+    def multiline(self, node) -> bool:
+        return node.span is not None and node.span.end_line > node.span.line
+
+
+class _SpanFacts:
+    """Stand-in when no source text is given: a line where no node starts or ends and no comment
+    sits is taken as blank; keyword lines that carry no span are unknown."""
+
+    def __init__(self, program, comment_lines=()):
+        self.comment_lines = set(comment_lines)
+        self.code_from: dict[int, int] = {}
+        stack = [program] if program is not None else []
+        while stack:
+            node = stack.pop()
+            if isinstance(node, list):
+                stack.extend(node)
+            elif isinstance(node, A.Node):
+                if node.span is not None:
+                    s = node.span
+                    self._mark(s.line, s.column)
+                    self._mark(s.end_line, s.end_column - 1)
+                stack.extend(getattr(node, name) for name in type(node).model_fields)
+
+    def _mark(self, line, column):
+        self.code_from[line] = min(column, self.code_from.get(line, column))
+
+    def blank(self, line: int) -> bool:
+        return line not in self.code_from and line not in self.comment_lines
+
+    def own_line(self, line: int, column: int) -> bool:
+        return self.code_from.get(line, column) >= column
+
+    def find(self, pattern, after, before=None):
+        return None
+
+    def find_last(self, char, before):
+        return None
+
+    def multiline(self, node) -> bool:
+        return node.span is not None and node.span.end_line > node.span.line
+
+
+def _start(node):
+    return (node.span.line, node.span.column) if node is not None and node.span else None
+
+
+def _end(node):
+    return (node.span.end_line, node.span.end_column) if node is not None and node.span else None
+
+
+def _closing(node):
+    """Position of the closing `}` that ends a node."""
+    return (node.span.end_line, node.span.end_column - 1) if node is not None and node.span else None
+
+
+# ---------------------------------------------------------------------------------- printer
+def _level(e) -> int:
+    if e.kind == "conditional":
+        return COND
+    if e.kind == "binary":
+        return _BINARY_LEVEL[e.op]
+    if e.kind == "unary":
+        return NOT if e.op == "not" else NEG
+    if e.kind == "int" and e.value < 0:
+        return NEG
+    if e.kind in ("field", "index", "call"):
+        return POSTFIX
+    return ATOM
+
+
+def _place(node) -> str:
+    """`at top` / `at bottom` when the statement does not put the value where it goes anyway."""
+    default = type(node).model_fields["place"].default
+    return f" at {node.place}" if node.place is not None and node.place != default else ""
+
+
+def _first_word(doc: Doc) -> str:
+    mo = re.match(r"\w+", doc[0].text)
+    return mo.group(0) if mo else ""
+
+
+def _guard(doc: Doc, words: set[str]) -> Doc:
+    """Parenthesize an expression whose first word would be read as a keyword of the clause."""
+    return _cat("(", doc, ")") if _first_word(doc) in words else doc
+
+
+_FROM_SPAN = object()
+
+
+class _Printer:
+    def __init__(self, facts):
+        self.src = facts
+        self.inline_only = False
+        self._group = 0  # nesting of the break group being rendered (0: the statement)
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, e, min_level: int = 0) -> Doc:
+        doc = getattr(self, "_e_" + e.kind)(e)
+        return _cat("(", doc, ")") if _level(e) < min_level else doc
+
+    def _many(self, node) -> bool:
+        return not self.inline_only and self.src.multiline(node)
+
+    def _e_int(self, e):
+        return [_Line(str(e.value))]
+
+    def _e_str(self, e):
+        return [_Line(_text(e.value))]
+
+    def _e_template(self, e):
+        return [_Line(self.template(e))]
+
+    def template(self, t: A.Template) -> str:
+        out = []
+        inline, self.inline_only = self.inline_only, True
+        try:
+            for part in t.parts:
+                if part.kind == "text_part":
+                    out.append(_escape(part.text, braces=True))
+                else:
+                    out.append("{" + _escape(_flat(self.expr(part.expr)), braces=False) + "}")
+        finally:
+            self.inline_only = inline
+        return '"' + "".join(out) + '"'
+
+    def _e_bool(self, e):
+        return [_Line("true" if e.value else "false")]
+
+    def _e_none(self, e):
+        return [_Line("none")]
+
+    def _e_name(self, e):
+        return [_Line(e.id)]
+
+    def _e_field(self, e):
+        return _cat(self.expr(e.obj, POSTFIX), "." + e.name)
+
+    def _e_index(self, e):
+        return _cat(self.expr(e.obj, POSTFIX), "[", self._exprs(e.indices), "]")
+
+    def _e_call(self, e):
+        return _cat(e.func + "(", self._exprs(e.args), ")")
+
+    def _exprs(self, exprs) -> Doc:
+        return _join([self.expr(x) for x in exprs])
+
+    def _e_unary(self, e):
+        if e.op == "not":
+            return _cat("not ", self.expr(e.operand, NOT))
+        return _cat("-", self.expr(e.operand, NEG))
+
+    def _e_binary(self, e):
+        level = _BINARY_LEVEL[e.op]
+        if level in _CHAINS:
+            return self._chain(e, level)
+        if e.op == "..":  # written tight, so operands with operators keep their parentheses
+            return _cat(self.expr(e.left, NEG), "..", self.expr(e.right, NEG))
+        left = level + 1 if level in _NON_ASSOCIATIVE else level
+        return _cat(self.expr(e.left, left), f" {e.op} ", self.expr(e.right, level + 1))
+
+    def _nested(self, render: Callable[[int], Doc]) -> Doc:
+        """Render a break group one level deeper than the one around it."""
+        group = self._group = self._group + 1
+        try:
+            return _cat(_open(group), render(group))
+        finally:
+            self._group = group - 1
+
+    def _chain(self, e, level) -> Doc:
+        """`a or b or c`: one group whose breaks come before each operator."""
+        operands, ops = [], []
+        node = e
+        while node.kind == "binary" and _BINARY_LEVEL[node.op] == level:
+            operands.append(node.right)
+            ops.append(node.op)
+            node = node.left
+        operands.append(node)
+
+        def render(group):
+            parts: list = [self.expr(operands[-1], level)]
+            for op, operand in zip(reversed(ops), reversed(operands[:-1])):
+                parts += [f"{_brk(group)}{op} ", self.expr(operand, level + 1)]
+            return _cat(*parts)
+        return self._nested(render)
+
+    def _e_conditional(self, e):
+        """`if a then b else if c then d else f`: one group, breaks before `then` and `else`."""
+        def render(group):
+            parts: list = []
+            node = e
+            while node.kind == "conditional":
+                parts += ["if ", self.expr(node.test, OR), f"{_brk(group)}then ",
+                          self.expr(node.then), f"{_brk(group)}else "]
+                node = node.otherwise
+            return _cat(*parts, self.expr(node))
+        return self._nested(render)
+
+    def binding(self, b: A.Binding) -> Doc:
+        return _cat(f"{b.name} in ", self.expr(b.source))
+
+    def _where(self, where) -> Doc:
+        return _cat(" where ", self.expr(where)) if where is not None else []
+
+    def keys(self, keys) -> Doc:
+        docs = []
+        for k in keys:
+            if k.kind == "random_key":
+                docs.append([_Line("random")])
+            else:
+                docs.append(_cat(self.expr(k.expr), " descending" if k.descending else ""))
+        return _join(docs)
+
+    def _e_list(self, e):
+        return self._container("[", [self.expr(x) for x in e.items], e.items, "]", e)
+
+    def _e_list_comp(self, e):
+        return _cat("[", self.expr(e.element), " for ", self.binding(e.binding),
+                    self._where(e.where), "]")
+
+    def _e_aggregate(self, e):
+        return _cat(e.func + "(", self.expr(e.element), " for ", self.binding(e.binding),
+                    self._where(e.where), ")")
+
+    def _e_quantifier(self, e):
+        return _cat(e.func + "(", self.binding(e.binding), self._where(e.where), ")")
+
+    def _e_sort(self, e):
+        return _cat("sort(", self.binding(e.binding), " by ", self.keys(e.keys), ")")
+
+    def _e_match(self, e):
+        cases = []
+        for case in e.cases:
+            value = [_Line("else")] if case.value is None else self.expr(case.value)
+            cases.append(_cat(value, ": ", self.expr(case.result)))
+        return _cat("match ", self.expr(e.subject), self._container(" {", cases, e.cases, "}", e))
+
+    def _e_record_lit(self, e):
+        fields = [_cat(f.name + ": ", self.expr(f.value)) for f in e.fields]
+        return _cat("new " + e.record, self._container(" {", fields, e.fields, "}", e))
+
+    def _container(self, open_, docs, nodes, close, node) -> Doc:
+        """Items between brackets: inline, or one per line when the source had them so."""
+        brace = open_.strip() == "{"
+        if not docs:
+            return [_Line(open_ + close)]
+        if not self._many(node):
+            pad = " " if brace else ""
+            return _cat(open_ + pad, _join(docs), pad + close)
+        out = [_Line(open_, first=node.span.line, last=node.span.line, opens=True)]
+        for i, (doc, item) in enumerate(zip(docs, nodes)):
+            doc = _anchor(_cat(doc, "," if i < len(docs) - 1 else ""), item, False)
+            out.extend(_nest(doc, 1))
+        out.append(_Line(close, first=node.span.end_line, last=node.span.end_line, closes=True))
+        return out
+
+    # ------------------------------------------------------------------ lines and blocks
+    def line(self, node, depth: int, doc: Doc) -> Doc:
+        """A statement or declaration written on one line (or continued with `\\`)."""
+        return _nest(_anchor(_resolve(doc, depth), node), depth)
+
+    def braced(self, node, depth: int, header: Doc, inner: Doc, after=None,
+               closer_at=None, first=_FROM_SPAN, breakable: bool = True) -> Doc:
+        """``header {`` + inner lines + ``}``; ``after`` is where to look for the `{`, ``first``
+        the source line of the header when it is not where the node starts."""
+        header = _resolve(_cat(header, " {"), depth, breakable)
+        if first is _FROM_SPAN:
+            first = node.span.line if node.span else None
+        opener = self.src.find(r"\{", after or _start(node))
+        if opener is None and not isinstance(self.src, _Source):
+            opener = _hi(first, after[0] if after else None)
+        header[0] = replace(header[0], first=_lo(first, header[0].first))
+        head_first = header[0].first
+        if opener is not None:
+            if len(header) == 1 or all(line.first is None for line in header[1:]):
+                header[0] = replace(header[0], last=opener)
+            header[-1] = replace(header[-1], last=_hi(header[-1].last, opener))
+        elif len(header) == 1 and head_first is not None:
+            header[0] = replace(header[0], last=_hi(header[0].last, head_first))
+        header[-1] = replace(header[-1], opens=True)
+        end = closer_at if closer_at is not None else (node.span.end_line if node.span else None)
+        closer = _Line("}", depth, end, end, closes=True)
+        return _nest(header, depth) + inner + [closer]
+
+    # ------------------------------------------------------------------ meta and types
+    @staticmethod
+    def meta(m: A.Meta) -> str:
+        parts = [f"{_brk(0)}cite {_plain(c)}" for c in m.cite]
+        if m.assumed is not None:
+            parts.append(f"{_brk(0)}assumed {_plain(m.assumed)}")
+        return "".join(parts)
+
+    def type(self, t) -> str:
+        if t.kind == "named_type":
+            return t.name
+        if t.kind == "optional_type":
+            return t.name + "?"
+        if t.kind == "list_type":
+            return "list of " + self.type(t.element)
+        if t.kind == "deck_type":
+            return "deck of " + self.type(t.element)
+        return f"grid {t.rows} by {t.columns} of " + self.type(t.element)
+
+    # ------------------------------------------------------------------ statements
+    def stmts(self, body, depth: int) -> Doc:
+        out: Doc = []
+        for s in body:
+            out.extend(getattr(self, "_s_" + s.kind)(s, depth))
+        return out
+
+    def block(self, node, depth, header: Doc, body, after=None, breakable=True) -> Doc:
+        return self.braced(node, depth, header, self.stmts(body, depth + 1), after=after,
+                           breakable=breakable)
+
+    def _s_let(self, s, d):
+        return self.line(s, d, _cat(f"let {s.name} = ", self.expr(s.value)))
+
+    def _s_set(self, s, d):
+        return self.line(s, d, _cat("set ", self.expr(s.target), " = ", self.expr(s.value)))
+
+    def _s_change(self, s, d):
+        return self.line(s, d, _cat(f"{s.op} ", self.expr(s.target), " by ", self.expr(s.amount)))
+
+    def _s_move(self, s, d):
+        if s.what == "all":
+            what = [_Line("all")]
+        elif s.what == "top":
+            what = _cat("top ", self.expr(s.item))
+        else:
+            what = _guard(self.expr(s.item), {"top", "all"})
+        return self.line(s, d, _cat("move ", what, f"{_brk(0)}from ", self.expr(s.source),
+                                    f"{_brk(0)}to ", self.expr(s.dest), _place(s)))
+
+    def _s_add(self, s, d):
+        return self.line(s, d, _cat("add ", self.expr(s.value), " to ", self.expr(s.dest),
+                                    _place(s)))
+
+    def _s_remove(self, s, d):
+        return self.line(s, d, _cat("remove ", self.expr(s.value), " from ",
+                                    self.expr(s.source)))
+
+    def _s_shuffle(self, s, d):
+        return self.line(s, d, _cat("shuffle ", self.expr(s.target)))
+
+    def _s_if(self, s, d):
+        first = s.branches[0]
+        out = self.block(s, d, _cat("if ", self.expr(first.test), self.meta(s.meta)),
+                         first.body, after=_end(first.test))
+        out.pop()  # the closing `}` begins the `else` line
+        previous = first
+        for branch in s.branches[1:]:
+            part = self.braced(branch, d, _cat("} else if ", self.expr(branch.test)),
+                               self.stmts(branch.body, d + 1), after=_end(branch.test),
+                               first=self._else_line(previous, s, branch))
+            out.extend(self._else_part(part))
+            previous = branch
+        if s.otherwise is not None:
+            part = self.braced(s, d, [_Line("} else")], self.stmts(s.otherwise, d + 1),
+                               after=self._after_body(previous),
+                               first=self._else_line(previous, s, None))
+            out.extend(self._else_part(part))
+        end = s.span.end_line if s.span else None
+        out.append(_Line("}", d, end, end, closes=True))
+        return out
+
+    @staticmethod
+    def _else_part(part: Doc) -> Doc:
+        part[0] = replace(part[0], closes=True)
+        return part[:-1]
+
+    @staticmethod
+    def _after_body(branch):
+        return _end(branch.body[-1]) if branch.body else _end(branch.test)
+
+    def _else_line(self, branch, if_node, next_branch):
+        found = self.src.find(r"(?<!\w)else(?!\w)", self._after_body(branch), _end(if_node))
+        if found is not None or isinstance(self.src, _Source):
+            return found
+        if next_branch is not None:
+            return next_branch.test.span.line if next_branch.test.span else None
+        after = self._after_body(branch)
+        return None if after is None else after[0] + (1 if branch.body else 0)
+
+    def _s_for(self, s, d):
+        return self.block(s, d, _cat("for ", self.binding(s.binding), self._where(s.where)),
+                          s.body, after=_end(s.where or s.binding))
+
+    def _s_repeat(self, s, d):
+        return self.block(s, d, _cat("repeat ", self.expr(s.count), " times"), s.body,
+                          after=_end(s.count))
+
+    def _s_while(self, s, d):
+        return self.block(s, d, _cat("while ", self.expr(s.test)), s.body, after=_end(s.test))
+
+    def _s_choose(self, s, d):
+        prompt = " " + self.template(s.prompt) if s.prompt is not None else ""
+        optional = " optional" if s.optional else ""
+        head = _cat("choose ", self.expr(s.player), prompt + optional + self.meta(s.meta))
+        inner: Doc = []
+        for option in s.options:
+            inner.extend(self._option(option, d + 1))
+        if s.otherwise is not None:
+            after = _end(s.options[-1]) if s.options else _end(s.prompt or s.player)
+            line = self.src.find(r"(?<!\w)otherwise(?!\w)", after, _end(s))
+            closer = self.src.find_last("}", _closing(s))
+            if not isinstance(self.src, _Source) and s.span is not None:
+                line = after[0] + 1 if after else s.span.line + 1
+                closer = s.span.end_line - 1
+            inner.extend(self.braced(s, d + 1, [_Line("otherwise")],
+                                     self.stmts(s.otherwise, d + 2),
+                                     after=None if line is None else (line, 1),
+                                     closer_at=closer, first=line))
+        return self.braced(s, d, head, inner, after=_end(s.prompt or s.player))
+
+    def _option(self, o, d):
+        """An option's header stays on one line however long: it reads as the choice itself."""
+        parts: list = ["option " + o.name]
+        if o.bindings:
+            parts += [" for ", _join([self.binding(b) for b in o.bindings])]
+        parts.append(self._where(o.where))
+        if o.label is not None:
+            parts.append(" label " + self.template(o.label))
+        anchor = o.label or o.where or (o.bindings[-1] if o.bindings else None)
+        return self.block(o, d, _cat(*parts), o.body, after=_end(anchor), breakable=False)
+
+    def _s_simultaneously(self, s, d):
+        return self.block(s, d, _cat("simultaneously for ", self.binding(s.binding),
+                                     self.meta(s.meta)), s.body, after=_end(s.binding))
+
+    def _s_turns(self, s, d):
+        return self.block(s, d, _cat("turns ", self.binding(s.binding),
+                                     " until all passed" + self.meta(s.meta)),
+                          s.body, after=_end(s.binding))
+
+    def _s_phase(self, s, d):
+        when = _cat(" when ", self.expr(s.when)) if s.when else []
+        return self.block(s, d, _cat("phase " + s.name, when, self.meta(s.meta)), s.body,
+                          after=_end(s.when))
+
+    def _s_step(self, s, d):
+        return self.block(s, d, [_Line(f"step {s.name}{self.meta(s.meta)}")], s.body)
+
+    def _s_rounds(self, s, d):
+        if s.mode == "forever":
+            head = [_Line("rounds" + self.meta(s.meta))]
+        elif s.mode == "until":
+            head = _cat("rounds until ", self.expr(s.expr), self.meta(s.meta))
+        else:
+            head = _cat("rounds ", _guard(self.expr(s.expr), {"until"}), self.meta(s.meta))
+        return self.block(s, d, head, s.body, after=_end(s.expr))
+
+    def _s_turn(self, s, d):
+        return self.block(s, d, _cat("turn ", self.expr(s.player), self.meta(s.meta)), s.body,
+                          after=_end(s.player))
+
+    def _s_end_game(self, s, d):
+        return self.line(s, d, [_Line("end game")])
+
+    def _s_stop(self, s, d):
+        return self.line(s, d, [_Line("stop")])
+
+    def _s_pass(self, s, d):
+        return self.line(s, d, [_Line("pass")])
+
+    def _s_log(self, s, d):
+        return self.line(s, d, [_Line("log " + self.template(s.message))])
+
+    def _s_reveal(self, s, d):
+        to = _cat(" to ", self.expr(s.to)) if s.to else []
+        return self.line(s, d, _cat("reveal ", self.expr(s.target), to))
+
+    def _s_hide(self, s, d):
+        return self.line(s, d, _cat("hide ", self.expr(s.target)))
+
+    def _s_trigger(self, s, d):
+        return self.line(s, d, _cat(f"trigger {s.event}(", self._exprs(s.args), ")"))
+
+    def _s_do(self, s, d):
+        return self.line(s, d, _cat(f"do {s.name}(", self._exprs(s.args), ")"))
+
+    def _s_require(self, s, d):
+        return self.line(s, d, _cat("require ", self.expr(s.test),
+                                    _brk(0) + self.template(s.message)))
+
+    def _s_award(self, s, d):
+        head = _cat("award ", self.expr(s.amounts), " among ", self.binding(s.binding),
+                    self._where(s.where), f"{_brk(0)}by ", self.keys(s.keys),
+                    f" ties {s.ties}" + self.meta(s.meta))
+        return self.block(s, d, head, s.body, after=_end(s.keys[-1]))
+
+    # ------------------------------------------------------------------ declarations
+    def item(self, node) -> Doc:
+        if node.kind == "override":
+            doc = self.item(node.declaration)
+            doc[0] = replace(doc[0], text="override " + doc[0].text)
+            return doc
+        return getattr(self, "_d_" + node.kind)(node)
+
+    def _header_fields(self, h) -> Doc:
+        inner: Doc = []
+        opener = self._opener(h)
+        after = None if opener is None else (opener, 1)
+        if h.min_players is not None:
+            count = str(h.min_players)
+            if h.max_players is not None and h.max_players != h.min_players:
+                count += f" to {h.max_players}"
+            at = self._guess(self.src.find(r"(?<!\w)players(?!\w)", after, _end(h)), opener, 1)
+            inner.append(_Line("players " + count, 1, at, at))
+        if h.source is not None:
+            at = self._guess(self.src.find(r"(?<!\w)source(?!\w)", after, _end(h)), opener,
+                             1 + len(inner))
+            inner.append(_Line("source " + _plain(h.source), 1, at, at))
+        return inner
+
+    def _opener(self, node) -> int | None:
+        """The line of the `{` that opens a declaration's body."""
+        found = self.src.find(r"\{", _start(node))
+        if found is None and not isinstance(self.src, _Source) and node.span is not None:
+            return node.span.line
+        return found
+
+    def _guess(self, found, opener, offset):
+        """Without source text, an unspanned line is taken to sit where canonical form puts it."""
+        if found is not None or isinstance(self.src, _Source) or opener is None:
+            return found
+        return opener + offset
+
+    def _d_game(self, h):
+        head = [_Line(f"game {_plain(h.title)}{self.meta(h.meta)}")]
+        return self.braced(h, 0, head, self._header_fields(h))
+
+    def _d_variant(self, h):
+        head = [_Line(f"variant {_plain(h.title)} extends {_plain(h.extends)}{self.meta(h.meta)}")]
+        return self.braced(h, 0, head, self._header_fields(h))
+
+    def _d_enum(self, e):
+        members = [m.name + (" " + _plain(m.label) if m.label is not None else "")
+                   for m in e.members]
+        return self._listing(e, f"enum {e.name}{self.meta(e.meta)}", members, e.members, ",")
+
+    def _d_record(self, r):
+        fields = [f"{f.name}: {self.type(f.type)}" for f in r.fields]
+        return self._listing(r, f"record {r.name}{self.meta(r.meta)}", fields, r.fields, "")
+
+    def _listing(self, node, head: str, items: list[str], nodes, line_end: str) -> Doc:
+        """``head { a, b }`` when it was written on one line and fits; else one item a line."""
+        inline = f"{head} {{ {', '.join(items)} }}"
+        if items and not self.src.multiline(node) and len(_strip(inline)) <= WIDTH:
+            return self.line(node, 0, [_Line(inline)])
+        inner = [_Line(text + (line_end if i < len(items) - 1 else ""), 1,
+                       item.span and item.span.line, item.span and item.span.end_line)
+                 for i, (text, item) in enumerate(zip(items, nodes))]
+        return self.braced(node, 0, [_Line(head)], inner)
+
+    def _d_table(self, t):
+        cells = [list(t.columns)] + [[self._cell(v) for v in row.values] for row in t.rows]
+        widths = [max(len(row[i]) for row in cells) for i in range(len(t.columns))]
+        texts = [" | ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
+        opener = self._opener(t)
+        after = None if opener is None else (opener + 1, 1)
+        at = self._guess(self.src.find(r"\w", after, _end(t)), opener, 1)
+        inner = [_Line(texts[0], 1, at, at)]
+        for text, row in zip(texts[1:], t.rows):
+            inner.append(_Line(text, 1, row.span and row.span.line, row.span and row.span.end_line))
+        head = f"table {t.name} of {t.record}{self.meta(t.meta)}"
+        return self.braced(t, 0, [_Line(head)], inner)
+
+    @staticmethod
+    def _cell(value) -> str:
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, int):
+            return str(value)
+        return _text(value)
+
+    def _d_const(self, c):
+        return self.line(c, 0, _cat(f"const {c.name} = ", self.expr(c.value), self.meta(c.meta)))
+
+    def _d_state(self, s):
+        parts: list = [f"{s.scope} {s.name}: {self.type(s.type)}"]
+        if s.initial is not None:
+            parts += [" = ", self.expr(s.initial)]
+        if s.visibility != A.StateDecl.model_fields["visibility"].default:
+            parts.append(" " + s.visibility)
+        if s.at_least is not None:
+            parts += [" at least ", self.expr(s.at_least)]
+        if s.at_most is not None:
+            parts += [" at most ", self.expr(s.at_most)]
+        if s.stacked:
+            parts.append(" stacked")
+        return self.line(s, 0, _cat(*parts, self.meta(s.meta)))
+
+    def _d_define(self, f):
+        return self.line(f, 0, _cat(f"define {f.name}({', '.join(f.params)}) = ",
+                                    self.expr(f.body), self.meta(f.meta)))
+
+    def _d_procedure(self, p):
+        head = [_Line(f"procedure {p.name}({', '.join(p.params)}){self.meta(p.meta)}")]
+        return self.block(p, 0, head, p.body)
+
+    def _d_setup(self, s):
+        return self.block(s, 0, [_Line("setup" + self.meta(s.meta))], s.body)
+
+    def _d_play(self, s):
+        return self.block(s, 0, [_Line("play" + self.meta(s.meta))], s.body)
+
+    def _d_scoring(self, s):
+        return self.block(s, 0, [_Line("scoring" + self.meta(s.meta))], s.body)
+
+    def _d_winner(self, w):
+        return self.line(w, 0, _cat("winner ", self.binding(w.binding), " by ", self.keys(w.keys),
+                                    self.meta(w.meta)))
+
+    def _d_reaction(self, r):
+        head = _cat(f"reaction {r.name} for ", _join([self.binding(b) for b in r.bindings]),
+                    " as soon as ", self.expr(r.condition), self.meta(r.meta))
+        return self.block(r, 0, head, r.body, after=_end(r.condition))
+
+    def _d_event(self, e):
+        head = [_Line(f"when {e.name}({', '.join(e.params)}){self.meta(e.meta)}")]
+        return self.block(e, 0, head, e.body)
+
+    def _d_modifier(self, m):
+        when = _cat(" when ", self.expr(m.when)) if m.when else []
+        return self.line(m, 0, _cat(f"modifier {m.name}: {m.target}({', '.join(m.params)}) "
+                                    f"{m.op} ", self.expr(m.value), when, self.meta(m.meta)))
+
+    def _d_automaton(self, a):
+        inner: Doc = []
+        for p in a.policies:
+            keys = _cat(" by ", self.keys(p.keys)) if p.keys else []
+            inner.extend(self.line(p, 1, _cat("prefer " + p.option, keys)))
+        return self.braced(a, 0, [_Line(f"automaton {a.name}{self.meta(a.meta)}")], inner)
+
+    def _d_invariant(self, v):
+        return self.line(v, 0, _cat(f"invariant {v.name} {_plain(v.description)}:{_brk(0)}",
+                                    self.expr(v.test), self.meta(v.meta)))
+
+    def _d_step_patch(self, p):
+        return self.block(p, 0, [_Line(f"{p.mode} step {p.step}{self.meta(p.meta)}")], p.body)
+
+    # ------------------------------------------------------------------ scenarios
+    def _d_scenario(self, s):
+        inner: Doc = []
+        for item in s.items:
+            inner.extend(getattr(self, "_sc_" + item.kind.removeprefix("sc_"))(item, 1))
+        return self.braced(s, 0, [_Line(f"scenario {_plain(s.name)}{self.meta(s.meta)}")], inner)
+
+    def _sc_ruleset(self, i, d):
+        return self.line(i, d, [_Line("ruleset " + _plain(i.path))])
+
+    def _sc_players(self, i, d):
+        return self.line(i, d, [_Line(f"players {i.count}")])
+
+    def _sc_seed(self, i, d):
+        return self.line(i, d, [_Line(f"seed {i.seed}")])
+
+    def _sc_given(self, i, d):
+        return self.block(i, d, [_Line("given")], i.body)
+
+    def _sc_choose(self, i, d):
+        return self.line(i, d, _cat("choose ", self.expr(i.player), " " + _plain(i.option)))
+
+    def _sc_refuse(self, i, d):
+        return self.line(i, d, _cat("refuse ", self.expr(i.player), " " + _plain(i.option)))
+
+    def _sc_expect(self, i, d):
+        message = _brk(0) + _plain(i.message) if i.message is not None else ""
+        test = _guard(self.expr(i.test), {"option", "no", "log", "error"})
+        return self.line(i, d, _cat("expect ", test, message))
+
+    def _sc_expect_option(self, i, d):
+        word = "expect option " if i.present else "expect no option "
+        return self.line(i, d, _cat(word, self.expr(i.player), " " + _plain(i.option)))
+
+    def _sc_expect_log(self, i, d):
+        return self.line(i, d, [_Line("expect log " + _plain(i.text))])
+
+    def _sc_expect_error(self, i, d):
+        return self.line(i, d, [_Line("expect error " + _plain(i.text))])
+
+    def _sc_play_to_end(self, i, d):
+        return self.line(i, d, [_Line("play to end with " + i.agent)])
+
+
+# ---------------------------------------------------------------------------- comment weaving
+@dataclass
+class _Placed:
+    before: list  # own-line comments printed before the line
+    after: list  # comments at the end of the line
+
+
+def _weave(lines: Doc, item_starts: dict[int, bool], comments, facts) -> str:
+    placed = [_Placed([], []) for _ in lines]
+    tail: list = []
+    for line_no, column, text in sorted(comments):
+        comment = (line_no, text.rstrip())
+        if facts.own_line(line_no, column):
+            index = _own_line_target(lines, line_no)
+            if index is None:
+                tail.append(comment)
+                continue
+            placed[index].before.append(comment)
+        else:
+            index = _trailing_target(lines, line_no)
+            if index is None:
+                tail.append(comment)
+                continue
+            placed[index].after.append(comment)
+    for i, p in enumerate(placed):
+        if len(p.after) > 1:  # one comment fits at the end of a line; the others go before it
+            j = i
+            while j > 0 and not lines[j].can_precede:
+                j -= 1
+            placed[j].before.extend(p.after[:-1])
+            placed[j].before.sort()
+            p.after = p.after[-1:]
+    return _render(lines, placed, tail, item_starts, facts)
+
+
+def _own_line_target(lines: Doc, line_no: int) -> int | None:
+    index = None
+    for i, line in enumerate(lines):  # inside a construct now printed on one line
+        if line.first is not None and line.last is not None and line.first < line_no <= line.last:
+            index = i
+            break
+    if index is None:
+        index = next((i for i, line in enumerate(lines)
+                      if line.first is not None and line.first > line_no), None)
+    if index is None:
+        return None
+    while index > 0 and not lines[index].can_precede:
+        index -= 1
+    return index
+
+
+def _trailing_target(lines: Doc, line_no: int) -> int | None:
+    index = None
+    for i, line in enumerate(lines):
+        if line.first is not None and line.first <= line_no <= _hi(line.last, line.first):
+            index = i
+    if index is None:
+        index = max((i for i, line in enumerate(lines)
+                     if line.first is not None and line.first <= line_no), default=None)
+    if index is None:
+        return None
+    while not lines[index].can_trail and index + 1 < len(lines):
+        index += 1
+    return index
+
+
+def _render(lines, placed, tail, item_starts, facts) -> str:
+    rows: list[list] = []  # [code, comment at its end or None]; [""] is a blank line
+    prev_end: int | None = None
+    prev_opens = True  # nothing before the first line: no blank line
+
+    def emit(code, comment, start, end, opens, closes, forced):
+        nonlocal prev_end, prev_opens
+        if rows and not prev_opens and not closes:
+            gap = (prev_end is not None and start is not None
+                   and any(facts.blank(n) for n in range(prev_end + 1, start)))
+            if forced or gap:
+                rows.append(["", None])
+        rows.append([code, comment])
+        prev_end, prev_opens = end, opens
+
+    for i, (line, p) in enumerate(zip(lines, placed)):
+        forced = item_starts.get(i, False)
+        comment_depth = line.depth + 1 if line.closes else line.depth
+        for line_no, text in p.before:
+            emit(INDENT * comment_depth + text, None, line_no, line_no, False, False, forced)
+            forced = False
+        code = INDENT * line.depth + line.text
+        comment = p.after[0][1] if p.after else None
+        end = _hi(line.last, p.after[0][0] if p.after else None)
+        if not line.can_precede:  # a continuation: never a blank line before it
+            rows.append([code, comment])
+            prev_end, prev_opens = _hi(prev_end, end), line.opens
+            continue
+        emit(code, comment, line.first, end, line.opens, line.closes, forced)
+    for line_no, text in tail:
+        emit(text, None, line_no, line_no, False, False, False)
+    _align_comments(rows)
+    return "".join((code + ("  " + comment if comment else "")).rstrip() + "\n"
+                   for code, comment in rows)
+
+
+def _align_comments(rows: list[list]) -> None:
+    """Comments at the end of consecutive lines start in one column."""
+    i = 0
+    while i < len(rows):
+        j = i
+        while j < len(rows) and rows[j][1] is not None:
+            j += 1
+        if j - i > 1:
+            column = max(len(rows[k][0]) for k in range(i, j))
+            for k in range(i, j):
+                rows[k][0] = rows[k][0].ljust(column)
+        i = j + 1
