@@ -184,11 +184,8 @@ def _valid_programs() -> list[str]:
 TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\w+|\s+|.')
 
 
-@QUICK
-@given(st.data())
-def test_mutilated_valid_programs_only_raise_diagnostics(data):
+def mutilate(data, text: str) -> str:
     """Delete, repeat or swap a few words of a valid program: near-valid input finds gaps."""
-    text = data.draw(st.sampled_from(_valid_programs()))
     tokens = TOKEN.findall(text)
     for _ in range(data.draw(st.integers(1, 3))):
         words = [k for k, t in enumerate(tokens) if not t.isspace()]
@@ -203,10 +200,30 @@ def test_mutilated_valid_programs_only_raise_diagnostics(data):
         else:
             j = data.draw(st.sampled_from(words))
             tokens[i], tokens[j] = tokens[j], tokens[i]
+    return "".join(tokens)
+
+
+@settings(QUICK, max_examples=300)
+@given(st.data())
+def test_mutilated_valid_programs_only_raise_diagnostics(data):
+    text = mutilate(data, data.draw(st.sampled_from(_valid_programs())))
     try:
-        parse_text("".join(tokens), "mutant.rules")
+        parse_text(text, "mutant.rules")
     except DiagnosticError as e:
         assert not any(d.code in INTERNAL for d in e.diagnostics), e.diagnostics
+
+
+@QUICK
+@given(st.data())
+def test_every_stage_survives_mutilated_programs(tmp_path_factory, data):
+    """Programs that still parse go on to the schema and the semantic checks: no crash there."""
+    from rulebook.validator.check import check_path
+
+    path = tmp_path_factory.mktemp("mutant") / "mutant.rules"
+    path.write_text(mutilate(data, data.draw(st.sampled_from(_valid_programs()))), encoding="utf-8")
+    diagnostics = check_path(path).diagnostics
+    assert not any(d.code in INTERNAL for d in diagnostics), diagnostics
+    assert all(d.file for d in diagnostics)
 
 
 @settings(max_examples=25, deadline=None,
