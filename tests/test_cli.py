@@ -225,6 +225,17 @@ def test_parse_prints_json_with_spans_that_validates():
     jsonschema.Draft202012Validator(schema).validate(tree)
 
 
+def test_parse_output_of_every_shipped_ruleset_validates():
+    validator = jsonschema.Draft202012Validator(json.loads(invoke("schema").output))
+    files = sorted((ROOT / "rulesets").rglob("*.rules"))
+    assert files
+    for path in files:
+        result = invoke("parse", str(path))
+        assert result.exit_code == 0, result.output
+        errors = [e.message for e in validator.iter_errors(json.loads(result.stdout))]
+        assert errors == [], f"{path}: {errors[:3]}"
+
+
 def test_parse_error_goes_to_stderr_and_exits_1(tmp_path: Path):
     path = write(tmp_path, "bad.rules", HEADER + "const a = (1\n")
     result = invoke("parse", str(path))
