@@ -726,6 +726,15 @@ class ScExpectError(Node):
     text: str
 
 
+class ScExpectVisibility(Node):
+    """``expect hidden p.x to q`` / ``expect visible p.x to q``: what one player may see."""
+
+    kind: Literal["sc_expect_visibility"]
+    target: Expr
+    viewer: Expr
+    visible: bool
+
+
 class ScPlayToEnd(Node):
     kind: Literal["sc_play_to_end"]
     agent: str
@@ -734,7 +743,7 @@ class ScPlayToEnd(Node):
 ScenarioItem = Annotated[
     Union[
         ScRuleset, ScPlayers, ScSeed, ScGiven, ScChoose, ScRefuse, ScExpect, ScExpectOption,
-        ScExpectLog, ScExpectError, ScPlayToEnd,
+        ScExpectLog, ScExpectError, ScExpectVisibility, ScPlayToEnd,
     ],
     Field(discriminator="kind"),
 ]

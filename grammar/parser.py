@@ -764,6 +764,17 @@ class _Builder(Transformer_NonRecursive):
     def sc_expect_error(self, c, m):
         return A.ScExpectError(kind="sc_expect_error", text=unescape(c[0]), span=_span(m))
 
+    def sc_expect_hidden(self, c, m):
+        return A.ScExpectVisibility(kind="sc_expect_visibility", target=c[0], viewer=c[1],
+                                    visible=False, span=_span(m))
+
+    def sc_expect_visible(self, c, m):
+        return A.ScExpectVisibility(kind="sc_expect_visibility", target=c[0], viewer=c[1],
+                                    visible=True, span=_span(m))
+
+    def name_cell(self, c, m):
+        return A.StrLit(kind="str", value=str(c[0]), span=_span(m))
+
     def sc_play_to_end(self, c, m):
         return A.ScPlayToEnd(kind="sc_play_to_end", agent=_name(c[0]), span=_span(m))
 

@@ -135,6 +135,10 @@ class ScenarioRunner:
             if game.digest() != before:
                 self.fail(item, "the refused decision changed the state")
             return
+        except DiagnosticError as e:
+            d = e.diagnostics[0]
+            self.fail(item, f"`{item.option}` was accepted but should be refused (the game then "
+                      f"stopped: {d.located()}: {d.message})")
         self.fail(item, f"`{item.option}` was accepted but should be refused")
 
     def sc_expect(self, item):
@@ -174,6 +178,22 @@ class ScenarioRunner:
         if item.text not in self.last_error.message:
             self.fail(item, f"the error was `{self.last_error.message}`, not `{item.text}`")
         self.last_error = None
+
+    def sc_expect_visibility(self, item):
+        from .view import can_see
+
+        game = self.ensure_game(item)
+        viewer = self.seat_of(item.viewer, item)
+        try:
+            owner, name = game.machine.var_key(item.target, {})
+        except RuleError as e:
+            self.fail(item, e.message, "write a state variable such as `x` or `players[1].x`")
+        decl = (game.rules.global_vars if owner == 0 else game.rules.player_vars)[name]
+        seen = can_see(game, viewer.seat, owner, name, decl.visibility)
+        if seen != item.visible:
+            what = "sees" if seen else "does not see"
+            self.fail(item, f"{show(viewer)} {what} `{name}`"
+                      + (f" of player {owner}" if owner else ""))
 
     def sc_play_to_end(self, item):
         game = self.ensure_game(item)

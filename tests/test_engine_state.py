@@ -141,3 +141,38 @@ play {
         assert "424242" not in text
         assert "777001" not in text and "777002" not in text
     assert "424242" in json.dumps(view(g, 1))
+
+
+def test_scenarios_can_state_what_each_player_sees(tmp_path):
+    from rulebook.scenarios import run_file
+
+    game = tmp_path / "g.rules"
+    game.write_text(header() + """
+enum Kind { small, large }
+record Tile { kind: Kind, size: int }
+table tiles of Tile {
+    kind  | size
+    small | 1
+    large | 2
+}
+player hand: list of int owner
+global pile: list of int
+play { choose players[1] "Go" { option ok { } } }
+
+scenario "visibility" {
+    players 2
+    expect hidden players[1].hand to players[2]
+    expect visible players[1].hand to players[1]
+    expect visible pile to players[2]
+    expect tiles[2].kind == large
+}
+
+scenario "a wrong visibility claim fails" {
+    players 2
+    expect visible players[1].hand to players[2]
+}
+""")
+    results, problems = run_file(str(game))
+    assert not problems
+    assert [r.passed for r in results] == [True, False]
+    assert "player 2 does not see `hand` of player 1" in results[1].failures[0].message
