@@ -410,8 +410,11 @@ class Pass(Node):
 
 
 class Log(Node):
+    """A line in the game log: public, or only for the players named after ``to``."""
+
     kind: Literal["log"]
     message: Template
+    to: Expr | None = None
 
 
 class Reveal(Node):

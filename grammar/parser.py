@@ -580,7 +580,7 @@ class _Builder(Transformer_NonRecursive):
         return A.Pass(kind="pass", span=_span(m))
 
     def log_stmt(self, c, m):
-        return A.Log(kind="log", message=make_template(c[0]), span=_span(m))
+        return A.Log(kind="log", message=make_template(c[0]), to=c[1], span=_span(m))
 
     def reveal_stmt(self, c, m):
         return A.Reveal(kind="reveal", target=c[0], to=c[1], span=_span(m))

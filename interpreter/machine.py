@@ -505,7 +505,16 @@ class Machine(Evaluator):
             yield from self.nested(handler.body, dict(zip(handler.params, args)), s)
 
     def do_log(self, s, env):
-        to = [self.pending_chooser.seat] if self.secret_depth and self.pending_chooser else None
+        if s.to is not None:
+            who = self.eval(s.to, env)
+            seats = who if isinstance(who, list) else [who]
+            if not all(isinstance(p, Seat) for p in seats):
+                raise RuleError("E0306", "`log ... to` needs a player or a list of players", s.to)
+            to = [p.seat for p in seats]
+        elif self.secret_depth and self.pending_chooser:
+            to = [self.pending_chooser.seat]
+        else:
+            to = None
         self.state.add_log(self.render(s.message, env), to=to)
 
     pending_chooser = None

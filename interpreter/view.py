@@ -75,6 +75,7 @@ def view(game: Game, viewer: int | None) -> dict:
         "title": rules.title, "viewer": viewer, "round": st.round, "phase": st.phase,
         "current_player": st.current.seat if st.current else None,
         "over": game.over, "winners": [s.seat for s in st.winners] if game.over else [],
-        "error": game.error.message if game.error else None,
+        # where a broken rule stopped the game, not its message: messages may name hidden values
+        "error": f"{game.error.code} at {game.error.located()}" if game.error else None,
         "globals": globals_, "players": players, "pending": pending, "log": log,
     }

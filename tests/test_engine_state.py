@@ -176,3 +176,16 @@ scenario "a wrong visibility claim fails" {
     assert not problems
     assert [r.passed for r in results] == [True, False]
     assert "player 2 does not see `hand` of player 1" in results[1].failures[0].message
+
+
+def test_private_log_lines_reach_only_their_players():
+    g = game_of(header() + """
+play {
+    log "everyone sees this"
+    log "only you drew card 41" to players[1]
+    choose players[1] "Go" { option ok { } }
+}
+""")
+    assert "only you drew card 41" in view(g, 1)["log"]
+    assert "only you drew card 41" not in view(g, 2)["log"]
+    assert "everyone sees this" in view(g, 2)["log"]
