@@ -10,7 +10,9 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import typing
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from .grammar import ast as A
@@ -106,23 +108,40 @@ def resolve_ruleset(ref: str) -> Path:
 
 # ---------------------------------------------------------------------------------- parsing
 _PARSED: dict[str, tuple[tuple[int, int], str, A.Program]] = {}
+_NODE_IDS: dict[int, list[int]] = {}  # id(cached program) -> ids of all its nodes
+
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
 
 
 def parse_cached(path: str) -> tuple[str, A.Program]:
     """(source text, program) of a file, parsed once per version of the file on disk."""
-    try:
-        st = os.stat(path)
-        stamp = (st.st_mtime_ns, st.st_size)
-    except OSError:
-        stamp = None
+    stamp = _stamp(path)
     hit = _PARSED.get(path)
     if hit is not None and stamp is not None and hit[0] == stamp:
         return hit[1], hit[2]
     text = read_source(path)
     program = parse_text(text, path)
     if stamp is not None:
+        if hit is not None:
+            _NODE_IDS.pop(id(hit[2]), None)
         _PARSED[path] = (stamp, text, program)
     return text, program
+
+
+def _node_ids(program: A.Program) -> list[int]:
+    """Ids of every node of a program (computed once for cached programs)."""
+    ids = _NODE_IDS.get(id(program))
+    if ids is None:
+        ids = [id(n) for n in walk(program)]
+        if any(entry[2] is program for entry in _PARSED.values()):
+            _NODE_IDS[id(program)] = ids
+    return ids
 
 
 def walk(node):
@@ -159,15 +178,28 @@ class Ruleset:
         return self.origin.get(id(node))
 
 
-def _origin_map(program: A.Program, file: str, into: dict[int, str]) -> None:
-    for node in walk(program):
-        into[id(node)] = file
-
-
 # ---------------------------------------------------------------------------------- loading
+_LOADED: dict[str, tuple[list, Ruleset]] = {}
+
+
 def load_ruleset(path: str | Path) -> Ruleset:
-    """Load a game or variant file; a variant is merged onto the chain of files it extends."""
-    chain, programs, texts = _read_chain(str(path))
+    """Load a game or variant file; a variant is merged onto the chain of files it extends.
+
+    The result is shared by later loads while none of its files changes: treat it as read-only.
+    """
+    key = str(path)
+    hit = _LOADED.get(key)
+    if hit is not None and hit[0] == [_stamp(f) for f in hit[1].chain]:
+        return hit[1]
+    ruleset = _merge_chain(key)
+    stamps = [_stamp(f) for f in ruleset.chain]
+    if None not in stamps:
+        _LOADED[key] = (stamps, ruleset)
+    return ruleset
+
+
+def _merge_chain(path: str) -> Ruleset:
+    chain, programs, texts = _read_chain(path)
     root = programs[0]
     if not isinstance(root.header, A.GameHeader):
         first = chain[0]
@@ -176,7 +208,7 @@ def load_ruleset(path: str | Path) -> Ruleset:
             column=1, hint='a ruleset starts with `game "Title" { players 2 to 4 }`')])
     origin: dict[int, str] = {}
     for file, program in zip(chain, programs):
-        _origin_map(program, file, origin)
+        origin.update(dict.fromkeys(_node_ids(program), file))
     merger = _Merger(list(root.declarations), origin, chain[0])
     header = root.header
     titles = []
@@ -316,6 +348,23 @@ class _Merger:
                         file, patch, hint=hint)
 
 
+@lru_cache(maxsize=None)
+def statement_fields(cls) -> tuple[str, ...]:
+    """The fields of a node class through which a `step` can be reached (never expressions)."""
+    return tuple(name for name, f in cls.model_fields.items() if _reaches_step(f.annotation, set()))
+
+
+def _reaches_step(tp, seen: set) -> bool:
+    if tp is A.Step:
+        return True
+    if isinstance(tp, type) and issubclass(tp, A.Node):
+        if tp in seen:
+            return False
+        seen.add(tp)
+        return any(_reaches_step(f.annotation, seen) for f in tp.model_fields.values())
+    return any(_reaches_step(arg, seen) for arg in typing.get_args(tp))
+
+
 class _StepPatcher:
     """Rewrites every statement list holding `step NAME`; copies the nodes on the way there."""
 
@@ -326,7 +375,7 @@ class _StepPatcher:
 
     def node(self, node):
         updates = {}
-        for name in type(node).model_fields:
+        for name in statement_fields(type(node)):
             value = getattr(node, name)
             new = self._value(value)
             if new is not value:

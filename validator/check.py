@@ -33,6 +33,7 @@ def check_path(path: str | Path) -> CheckResult:
     """Check one rules file."""
     from ..loader import parse_cached
     from .schema import validate_program
+    from .semantic import check_program
 
     file = str(path)
     result = CheckResult()
@@ -48,9 +49,9 @@ def check_path(path: str | Path) -> CheckResult:
         result.diagnostics = problems
         return result
     found: list[Diagnostic] = []
-    for checked, file_of, sources in _programs_to_check(program, file, found):
+    for checked, file_of, sources, scenarios_only in _programs_to_check(program, file, found):
         result.sources.update(sources)
-        found.extend(_semantic(checked, file_of))
+        found.extend(check_program(checked, file_of, scenarios_only))
     result.diagnostics = _own_or_errors(found, file)
     return result
 
@@ -130,14 +131,8 @@ def _add_source(result: CheckResult, file: str) -> None:
         pass  # unreadable files are reported without a source line
 
 
-def _semantic(program, file_of) -> list[Diagnostic]:
-    from .semantic import check_program
-
-    return check_program(program, file_of)
-
-
 def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic]):
-    """(program, file_of, sources) for each whole program this file is part of."""
+    """(program, file_of, sources, scenarios only?) for each whole program this file is in."""
     from ..loader import load_ruleset, walk
 
     if isinstance(program.header, A.VariantHeader):
@@ -146,10 +141,10 @@ def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic]
         except DiagnosticError as e:
             problems.extend(e.diagnostics)
             return
-        yield ruleset.program, ruleset.file_of, ruleset.files
+        yield ruleset.program, ruleset.file_of, ruleset.files, False
         return
     if program.header is not None or not program.scenarios:
-        yield program, lambda node: file, {}
+        yield program, lambda node: file, {}, False
         return
     # A file of scenarios only: check each against the ruleset it names.
     own = {id(n) for n in walk(program)}
@@ -183,7 +178,7 @@ def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic]
         def file_of(node, _ruleset=ruleset):
             return file if id(node) in own else _ruleset.file_of(node)
 
-        yield merged, file_of, ruleset.files
+        yield merged, file_of, ruleset.files, True
 
 
 def _scenario_ruleset(file: str, ref: str) -> str:

@@ -56,23 +56,29 @@ TYPICAL_WEIGHT = {
 }
 
 
-def _decide(cases: list[tuple[str, str]], leaf) -> dict:
+def _decide(cases: list[tuple[str, str]], leaf, unknown: dict) -> dict:
     """A tree of ``if``/``then``/``else`` on ``kind`` whose leaves are the alternatives.
 
     Built like a Huffman code over TYPICAL_WEIGHT, so a node costs a few cheap tests (fewest for
     the most common kinds) instead of one full attempt per alternative. ``leaf(ref)`` gives the
-    schema of one alternative.
+    schema of one alternative. Every kind is reached by a test that it is that kind; a missing or
+    unknown kind fails them all and lands on ``unknown``, which reports it in one error.
     """
-    heap = [(TYPICAL_WEIGHT.get(tag, 1), i, [tag], leaf(ref)) for i, (tag, ref) in enumerate(cases)]
+    heap = [(TYPICAL_WEIGHT.get(tag, 1), i, [tag], leaf(ref), False)
+            for i, (tag, ref) in enumerate(cases)]
+    heap.append((0, len(heap), [], unknown, True))
     heapq.heapify(heap)
     counter = len(heap)
     while len(heap) > 1:
-        w1, _, tags1, tree1 = heapq.heappop(heap)
-        w2, _, tags2, tree2 = heapq.heappop(heap)
-        # Test the heavier side: its kinds then need one test fewer.
-        node = {"if": {"properties": {"kind": {"enum": sorted(tags2)}}},
-                "then": tree2, "else": tree1}
-        heapq.heappush(heap, (w1 + w2, counter, tags1 + tags2, node))
+        light = heapq.heappop(heap)
+        heavy = heapq.heappop(heap)
+        # Test the heavier side (its kinds then need one test fewer), unless it holds the
+        # fallback: whatever fails every test must end there.
+        tested, other = (light, heavy) if heavy[4] else (heavy, light)
+        node = {"if": {"required": ["kind"], "properties": {"kind": {"enum": sorted(tested[2])}}},
+                "then": tested[3], "else": other[3]}
+        heapq.heappush(heap, (light[0] + heavy[0], counter, light[2] + heavy[2], node,
+                              light[4] or heavy[4]))
         counter += 1
     return heap[0][3]
 
@@ -104,11 +110,8 @@ class _UnionRewriter:
             known_kind = {"required": ["kind"], "properties": {"kind": {"enum": sorted(mapping)}}}
             out[name] = {
                 "type": "object",
-                # An unknown or missing kind gets one clear error instead of a wrong dispatch.
-                "if": known_kind,
-                "then": _decide(sorted(mapping.items()),
-                                lambda ref: models[ref.rsplit("/", 1)[-1]]),
-                "else": known_kind,
+                **_decide(sorted(mapping.items()), lambda ref: models[ref.rsplit("/", 1)[-1]],
+                          known_kind),
             }
         return out
 

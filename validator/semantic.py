@@ -129,10 +129,15 @@ class _Context:
     reusable: bool = False  # procedure, event or reaction body: callers may sit in a loop
 
 
-def check_program(program: A.Program, file_of: Callable[[object], str | None]) -> list[Diagnostic]:
-    """Every semantic problem of a program, errors and warnings, sorted by position."""
+def check_program(program: A.Program, file_of: Callable[[object], str | None],
+                  scenarios_only: bool = False) -> list[Diagnostic]:
+    """Every semantic problem of a program, errors and warnings, sorted by position.
+
+    ``scenarios_only`` checks just the scenarios (against the declarations, whose own problems
+    are left to the check of the file they are in).
+    """
     checker = _Checker(program, file_of)
-    checker.run()
+    checker.run(scenarios_only)
     return sorted(checker.diagnostics, key=Diagnostic.sort_key)
 
 
@@ -181,8 +186,9 @@ class _Checker:
                        line=span.line if span else None, column=span.column if span else None)
 
     # ------------------------------------------------------------------------------ run
-    def run(self) -> None:
+    def run(self, scenarios_only: bool = False) -> None:
         decls = self.program.declarations
+        self.quiet += scenarios_only
         self._collect(decls)
         for d in decls:
             if isinstance(d, A.RecordDecl):
@@ -190,14 +196,17 @@ class _Checker:
         for d in decls:
             if isinstance(d, A.StateDecl):
                 self.state_types[id(d)] = self.resolve_type(d.type)
-        for d in decls:
-            getattr(self, "decl_" + d.kind)(d)
-        for d in decls:
-            if isinstance(d, A.AutomatonDecl):
-                self._automaton(d)
+        self.quiet -= scenarios_only
+        if not scenarios_only:
+            for d in decls:
+                getattr(self, "decl_" + d.kind)(d)
+            for d in decls:
+                if isinstance(d, A.AutomatonDecl):
+                    self._automaton(d)
         for sc in self.program.scenarios:
             self._scenario(sc)
-        self._unread_state()
+        if not scenarios_only:
+            self._unread_state()
 
     # --------------------------------------------------------------- collecting names
     def _collect(self, decls) -> None:
@@ -205,13 +214,15 @@ class _Checker:
         types: dict[str, object] = {}
         by_kind: dict[tuple[str, str], object] = {}
 
-        def claim(table: dict, name: str, node, what: str, hint=None):
-            first = table.get(name)
+        def claim(table: dict, key, node, what: str, hint=None):
+            """Record the first declaration of ``key``; report any later one."""
+            first = table.get(key)
             if first is not None:
+                name = key[1] if isinstance(key, tuple) else key
                 self.report("E0208", f"{what} `{name}` is declared twice", node,
                             hint=hint or "rename one of them", related=[self._related(first)])
                 return False
-            table[name] = node
+            table[key] = node
             return True
 
         for d in decls:
@@ -263,7 +274,7 @@ class _Checker:
             elif kind == "event":
                 handlers = self.events.setdefault(name, [])
                 if handlers and len(handlers[0].params) != len(d.params):
-                    self.report("E0209", f"`when {name}` takes {len(d.params)} values here but "
+                    self.report("E0209", f"`when {name}` takes {_values(len(d.params))} here but "
                                 f"{len(handlers[0].params)} in its first handler", d,
                                 hint="every handler of an event takes the same values",
                                 related=[self._related(handlers[0], "first handler")])
@@ -373,7 +384,8 @@ class _Checker:
                         hint=f"write {wanted} here")
 
     def decl_const(self, d):
-        self.const_type(d.name)
+        if self.consts.get(d.name) is d:
+            self.const_type(d.name)
         self.expr(d.value, {})
 
     def decl_state(self, d: A.StateDecl) -> None:
@@ -389,7 +401,8 @@ class _Checker:
                 self.want(bound, self.expr(bound, env), INT, "a bound (`at least`/`at most`)")
 
     def decl_define(self, d):
-        self.define_type(d.name)
+        if self.defines.get(d.name) is d:
+            self.define_type(d.name)
         self.expr(d.body, {p: UNKNOWN for p in d.params})
 
     def decl_procedure(self, d):
@@ -422,7 +435,7 @@ class _Checker:
                         d, hint=did_you_mean(d.target, self.defines) or
                         "a modifier changes what a `define` returns")
         elif len(target.params) != len(d.params):
-            self.report("E0209", f"`{d.target}` takes {len(target.params)} values but the "
+            self.report("E0209", f"`{d.target}` takes {_values(len(target.params))} but the "
                         f"modifier lists {len(d.params)}", d,
                         related=[self._related(target, "the define")])
         env = {p: UNKNOWN for p in d.params}
@@ -554,6 +567,8 @@ class _Checker:
                 self.expr(opt.label, inner)
             self.option_envs.setdefault(opt.name, []).append(inner)
             self.block(opt.body, inner, ctx)
+        if s.optional:
+            self.option_envs.setdefault("skip", []).append(dict(env))
         if s.otherwise is not None:
             self.block(s.otherwise, env, ctx)
 
@@ -616,7 +631,7 @@ class _Checker:
                         hint=did_you_mean(s.event, self.events) or
                         f"declare `when {s.event}(...) {{ ... }}` (it may be empty)")
         elif len(handlers[0].params) != len(s.args):
-            self.report("E0209", f"`{s.event}` takes {len(handlers[0].params)} values, "
+            self.report("E0209", f"`{s.event}` takes {_values(len(handlers[0].params))}, "
                         f"got {len(s.args)}", s, related=[self._related(handlers[0], "handler")])
 
     def stmt_award(self, s: A.Award, env, ctx):
@@ -639,7 +654,7 @@ class _Checker:
                     did_you_mean(s.name, self.procedures) or "declare it with `procedure`")
             self.report("E0203", f"unknown procedure `{s.name}`", s, hint=hint)
         elif len(proc.params) != len(s.args):
-            self.report("E0209", f"`{s.name}` takes {len(proc.params)} values, got "
+            self.report("E0209", f"`{s.name}` takes {_values(len(proc.params))}, got "
                         f"{len(s.args)}", s, related=[self._related(proc, "the procedure")])
 
     def stmt_require(self, s, env, ctx):
@@ -822,13 +837,13 @@ class _Checker:
         define = self.defines.get(name)
         if define is not None:
             if len(define.params) != len(args):
-                self.report("E0209", f"`{name}` takes {len(define.params)} values, got "
+                self.report("E0209", f"`{name}` takes {_values(len(define.params))}, got "
                             f"{len(args)}", e, related=[self._related(define, "the define")])
             return self.define_type(name)
         if name in BUILTIN_FUNCTIONS:
             low, high = BUILTIN_FUNCTIONS[name]
             if len(args) < low or (high is not None and len(args) > high):
-                self.report("E0209", f"`{name}` takes {arity_text(name)} values, got "
+                self.report("E0209", f"`{name}` takes {arity_text(name)} value{'' if arity_text(name) == '1' else 's'}, got "
                             f"{len(args)}", e)
                 return UNKNOWN
             return self._builtin(e, args)
@@ -847,7 +862,8 @@ class _Checker:
         elif name in INT_ARGUMENTS:
             for node, t in zip(e.args, args):
                 self.want(node, t, INT, f"`{name}`")
-        elif name in ("size", "top", "last", "shuffled", "index_of", "sum", "largest_group"):
+        elif name in ("top", "last", "shuffled", "index_of", "sum", "largest_group") or (
+                name == "size" and args[0].kind != "text"):
             self.collection(e.args[0], args[0], f"`{name}`")
         first = args[0] if args else UNKNOWN
         if name in ("top", "last"):
@@ -919,10 +935,11 @@ class _Checker:
         return merge(self.expr(e.then, env), self.expr(e.otherwise, env))
 
     def ex_list(self, e, env):
-        t = NONE
-        for item in e.items:
-            t = merge(t, self.expr(item, env))
-        return list_of(UNKNOWN if t.kind == "none" else t)
+        types = [self.expr(item, env) for item in e.items]
+        t = types[0] if types else UNKNOWN
+        for other in types[1:]:
+            t = merge(t, other)
+        return list_of(t)
 
     def ex_list_comp(self, e, env):
         inner = self.bind(e.binding, env)
@@ -1023,6 +1040,10 @@ def _a(t: Ty) -> str:
     if t.kind == "none":
         return "none"
     return ("an " if text[:1].lower() in "aeiou" else "a ") + text
+
+
+def _values(n: int) -> str:
+    return "1 value" if n == 1 else f"{n} values"
 
 
 def _compare_hint(a: Ty, b: Ty) -> str | None:
