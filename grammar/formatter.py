@@ -765,7 +765,8 @@ class _Printer:
         return self.line(s, d, [_Line("pass")])
 
     def _s_log(self, s, d):
-        return self.line(s, d, [_Line("log " + self.template(s.message))])
+        to = _cat(" to ", self.expr(s.to)) if s.to is not None else []
+        return self.line(s, d, _cat("log " + self.template(s.message), to))
 
     def _s_reveal(self, s, d):
         to = _cat(" to ", self.expr(s.to)) if s.to else []
@@ -970,7 +971,7 @@ class _Printer:
 
     def _sc_expect(self, i, d):
         message = _brk(0) + _plain(i.message) if i.message is not None else ""
-        test = _guard(self.expr(i.test), {"option", "no", "log", "error"})
+        test = _guard(self.expr(i.test), {"option", "no", "log", "error", "hidden", "visible"})
         return self.line(i, d, _cat("expect ", test, message))
 
     def _sc_expect_option(self, i, d):
@@ -982,6 +983,10 @@ class _Printer:
 
     def _sc_expect_error(self, i, d):
         return self.line(i, d, [_Line("expect error " + _plain(i.text))])
+
+    def _sc_expect_visibility(self, i, d):
+        word = "expect visible " if i.visible else "expect hidden "
+        return self.line(i, d, _cat(word, self.expr(i.target), " to ", self.expr(i.viewer)))
 
     def _sc_play_to_end(self, i, d):
         return self.line(i, d, [_Line("play to end with " + i.agent)])
