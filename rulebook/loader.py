@@ -52,7 +52,8 @@ _FIRST_WORD = re.compile(r"\A(?:\s|#[^\n]*)*(\w+)")
 def is_game_file(path: Path) -> bool:
     """Whether a file starts with a `game` header (read cheaply, without parsing)."""
     try:
-        head = path.read_text(encoding="utf-8", errors="replace")[:4096].removeprefix("\ufeff")
+        with open(path, encoding="utf-8", errors="replace") as f:
+            head = f.read(4096).removeprefix("\ufeff")
     except OSError:
         return False
     match = _FIRST_WORD.match(head)
@@ -85,7 +86,7 @@ def bundled_names() -> list[str]:
 
 
 def resolve_ruleset(ref: str) -> Path:
-    """A `.rules` path, a folder (its game file), or a bundled name (`liqueur`, `liqueur/x`)."""
+    """A `.rules` path, a folder (its game file), or a bundled name (`game`, `game/variant`)."""
     direct = Path(ref)
     if direct.is_file():
         return direct
@@ -93,6 +94,8 @@ def resolve_ruleset(ref: str) -> Path:
         return game_file_in(direct)
     for root in bundled_roots():
         candidate = root / ref
+        if candidate.is_file():
+            return candidate
         if candidate.is_dir():
             return game_file_in(candidate)
         named = candidate.with_name(candidate.name + RULES_SUFFIX)
@@ -100,8 +103,12 @@ def resolve_ruleset(ref: str) -> Path:
             return named
     known = bundled_names()
     close = difflib.get_close_matches(ref, known, n=1)
-    hint = (f"did you mean `{close[0]}`?" if close else
-            "bundled rulesets: " + ", ".join(known) if known else "give the path of a `.rules` file")
+    if close:
+        hint = f"did you mean `{close[0]}`?"
+    elif known:
+        hint = "bundled rulesets: " + ", ".join(known)
+    else:
+        hint = "give the path of a `.rules` file"
     raise DiagnosticError([Diagnostic("E0501", f"no ruleset named `{ref}`: not a file, a folder "
                                       "or a bundled name", file=ref, hint=hint)])
 
@@ -170,8 +177,8 @@ class Ruleset:
     game_title: str = ""
     variant_titles: list[str] = field(default_factory=list)
     origin: dict[int, str] = field(default_factory=dict, repr=False)
-    # The programs whose nodes ``origin`` refers to: kept alive so no id is reused.
-    sources: list[A.Program] = field(default_factory=list, repr=False)
+    # The nodes ``origin`` refers to, kept alive so that no id is reused while this lives.
+    keep_alive: list = field(default_factory=list, repr=False)
 
     def file_of(self, node) -> str | None:
         """The file an AST node of the merged program was written in."""
@@ -228,7 +235,8 @@ def _merge_chain(path: str) -> Ruleset:
                        scenarios=list(programs[-1].scenarios))
     origin[id(merged)] = chain[-1]
     return Ruleset(program=merged, files=dict(zip(chain, texts)), chain=chain,
-                   game_title=root.header.title, variant_titles=titles, origin=origin, sources=[*programs, merged, header])
+                   game_title=root.header.title, variant_titles=titles, origin=origin,
+                   keep_alive=[*programs, merged, header])
 
 
 def _read_chain(path: str) -> tuple[list[str], list[A.Program], list[str]]:
@@ -344,7 +352,8 @@ class _Merger:
             hint = (f"did you mean `{close[0]}`?" if close else
                     "steps of the game: " + ", ".join(names) if names else
                     "the game has no `step NAME { ... }` to patch")
-            self._error("E0507", f"no `step {patch.step}` in the game for `{patch.mode} step {patch.step}`",
+            self._error("E0507", f"no `step {patch.step}` in the game for "
+                        f"`{patch.mode} step {patch.step}`",
                         file, patch, hint=hint)
 
 

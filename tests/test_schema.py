@@ -59,7 +59,8 @@ def test_spans_are_optional_in_the_schema():
 @pytest.mark.parametrize("path", RULES_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_parse_output_of_every_shipped_file_validates(path):
     program = parse_file(path)
-    printed = json.loads(json.dumps(program.model_dump(mode="json")))  # what `rulebook parse` prints
+    # The JSON `rulebook parse` prints, spans included.
+    printed = json.loads(json.dumps(program.model_dump(mode="json")))
     assert S.validate_instance(printed) == []
     assert S.validate_program(program, str(path)) == []
 

@@ -23,7 +23,11 @@ def diagnostics(body: str, *, warnings: bool = False):
 
 def brief(body: str, **kw) -> list[tuple[str, int, int, str]]:
     """(code, line after the header, column, message) of each diagnostic."""
-    return [(d.code, d.line - HEADER_LINES, d.column, d.message) for d in diagnostics(body, **kw)]
+    return [where(d) for d in diagnostics(body, **kw)]
+
+
+def where(d) -> tuple[str, int, int, str]:
+    return (d.code, d.line - HEADER_LINES, d.column, d.message)
 
 
 def only(body: str, **kw):
@@ -40,7 +44,7 @@ def test_codes_are_stable_e02xx_or_w02xx_and_described():
 # ---------------------------------------------------------------------------------- names
 def test_unknown_name_with_a_suggestion():
     d = only("global score: int = 0\nsetup {\n    set score = scroe + 1\n}\n")
-    assert (d.code, d.line - HEADER_LINES, d.column, d.message) == ("E0201", 3, 17, "unknown name `scroe`")
+    assert where(d) == ("E0201", 3, 17, "unknown name `scroe`")
     assert d.hint == "did you mean `score`?"
 
 
@@ -57,7 +61,7 @@ def test_a_player_variable_used_as_a_name_is_explained():
 
 def test_unknown_function_suggests_a_builtin():
     d = only("const n = sise([1, 2])\n")
-    assert (d.code, d.line - HEADER_LINES, d.column, d.message) == ("E0202", 1, 11, "unknown function `sise`")
+    assert where(d) == ("E0202", 1, 11, "unknown function `sise`")
     assert d.hint == "did you mean `size`?"
 
 
@@ -68,7 +72,7 @@ def test_a_procedure_called_as_a_function_is_explained():
 
 def test_unknown_procedure():
     d = only("procedure pay(p) {\n}\nsetup {\n    do payy(1)\n}\n")
-    assert (d.code, d.line - HEADER_LINES, d.column, d.message) == ("E0203", 4, 5, "unknown procedure `payy`")
+    assert where(d) == ("E0203", 4, 5, "unknown procedure `payy`")
     assert d.hint == "did you mean `pay`?"
 
 
@@ -121,11 +125,14 @@ def test_field_of_a_number_and_of_an_unknown_value():
 
 def test_automaton_prefers_an_unknown_option():
     body = ("player n: int = 0\n"
-            "play {\n    choose players[1] {\n        option take for k in 1..3 { set players[1].n = k }\n"
+            "play {\n    choose players[1] {\n"
+            "        option take for k in 1..3 { set players[1].n = k }\n"
             "    }\n}\n"
-            "automaton bot {\n    prefer tkae by k descending\n    prefer take by k descending\n}\n")
+            "automaton bot {\n"
+            "    prefer tkae by k descending\n    prefer take by k descending\n}\n")
     d = only(body)
-    assert (d.code, d.line - HEADER_LINES, d.message) == ("E0207", 8, "no decision offers an option `tkae`")
+    assert (d.code, d.line - HEADER_LINES, d.message) == (
+        "E0207", 8, "no decision offers an option `tkae`")
     assert d.hint == "did you mean `take`?"
 
 
@@ -153,8 +160,8 @@ def test_duplicate_declarations():
 
 
 def test_repeated_parameter_and_table_column():
-    assert brief("define f(a, a) = 1\nrecord R { x: int }\ntable t of R {\n    x | x\n    1 | 2\n}\n"
-                 ) == [
+    body = "define f(a, a) = 1\nrecord R { x: int }\ntable t of R {\n    x | x\n    1 | 2\n}\n"
+    assert brief(body) == [
         ("E0208", 1, 1, "parameter `a` is listed twice"),
         ("E0208", 3, 1, "column `x` appears twice in table `t`"),
     ]
@@ -198,7 +205,7 @@ def test_event_handlers_must_agree_and_modifiers_must_match_their_define():
 # ---------------------------------------------------------------------------------- types
 def test_adding_text_and_a_number():
     d = only('const x = "a" + 1\n')
-    assert (d.code, d.line - HEADER_LINES, d.column, d.message) == (
+    assert where(d) == (
         "E0210", 1, 11, "`+` cannot join a text and an int")
 
 
@@ -217,7 +224,8 @@ def test_arithmetic_and_counts_need_numbers():
 
 
 def test_loops_and_indexes_need_lists():
-    body = "const n = 3\nconst xs = [1, 2]\nconst a = [k for k in n]\nconst b = n[1]\nconst c = xs[1, 2]\n"
+    body = ("const n = 3\nconst xs = [1, 2]\nconst a = [k for k in n]\nconst b = n[1]\n"
+            "const c = xs[1, 2]\n")
     assert [(c, line, m) for c, line, _, m in brief(body)] == [
         ("E0210", 3, "`k in ...` needs a list, but this is an int"),
         ("E0210", 4, "an int cannot be indexed with `[...]`"),
@@ -294,7 +302,8 @@ def test_values_must_fit_declared_types():
 def test_constants_and_enum_members_cannot_be_set():
     d = only("enum Colour { red }\nconst limit = 3\nsetup {\n    set limit = 4\n}\n")
     assert (d.code, d.line - HEADER_LINES, d.column) == ("E0218", 4, 9)
-    assert d.message == "`limit` cannot be changed: only state variables, fields and `let` names can"
+    assert d.message == ("`limit` cannot be changed: only state variables, fields and `let` "
+                         "names can")
 
 
 # --------------------------------------------------------------------------------- tables
@@ -303,8 +312,9 @@ TABLE_RECORD = ("enum Colour { red, blue }\n"
 
 
 def test_table_columns_must_be_fields_or_count():
-    d = only(TABLE_RECORD + "table cards of Card {\n    cost | colur | count\n    1 | \"red\" | 2\n}\n")
-    assert (d.code, d.line - HEADER_LINES, d.message) == ("E0213", 3, "`colur` is not a field of `Card`")
+    d = only(TABLE_RECORD + "table cards of Card {\n    cost | colur | count\n    1 | 2 | 2\n}\n")
+    assert (d.code, d.line - HEADER_LINES, d.message) == (
+        "E0213", 3, "`colur` is not a field of `Card`")
     assert d.hint == "did you mean `colour`?"
 
 
@@ -326,7 +336,7 @@ def test_table_values_must_fit_their_fields():
 
 def test_enum_values_in_tables_must_be_members():
     d = only(TABLE_RECORD + "table cards of Card {\n    colour\n    \"red\"\n    \"bleu\"\n}\n")
-    assert (d.code, d.line - HEADER_LINES, d.column, d.message) == (
+    assert where(d) == (
         "E0215", 6, 5, "`bleu` is not a member of `Colour` (column `colour`)")
     assert d.hint == "did you mean `blue`?"
 
@@ -334,12 +344,12 @@ def test_enum_values_in_tables_must_be_members():
 # --------------------------------------------------------------------------- stop and pass
 def test_stop_outside_a_loop():
     d = only("setup {\n    if true {\n        stop\n    }\n}\n")
-    assert (d.code, d.line - HEADER_LINES, d.column, d.message) == ("E0216", 3, 9, "`stop` is not inside a loop")
+    assert where(d) == ("E0216", 3, 9, "`stop` is not inside a loop")
 
 
 def test_pass_outside_turns():
     d = only("play {\n    for p in players {\n        pass\n    }\n}\n")
-    assert (d.code, d.line - HEADER_LINES, d.column, d.message) == ("E0217", 3, 9, "`pass` is not inside `turns`")
+    assert where(d) == ("E0217", 3, 9, "`pass` is not inside `turns`")
 
 
 def test_stop_and_pass_where_they_belong():
@@ -436,7 +446,8 @@ play {
             for p in sort(q in players by q.cash descending, random) {
                 turn p {
                     choose p "Buy" optional {
-                        option take for r in 1..2, c in 1..2 where market[r, c] != none label "{r},{c}" {
+                        option take for r in 1..2, c in 1..2 where market[r, c] != none \\
+                                label "{r},{c}" {
                             let card = market[r, c]
                             move card from market[r, c] to p.hand
                             trigger bought(p, card)

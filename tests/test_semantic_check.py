@@ -1,4 +1,5 @@
-"""The check pipeline: parse, schema, merge, semantic checks; folders; scenario files; assumptions."""
+"""The check pipeline (parse, schema, merge, semantic checks), folders, scenario files and the
+list of assumptions."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -46,7 +47,8 @@ def test_a_clean_game(tmp_path):
 
 
 def test_syntax_errors_stop_before_later_stages(tmp_path):
-    bad = write(tmp_path, "bad.rules", 'game "G" {\n    players 2\n}\nconst = 1\nconst y = nothing\n')
+    bad = write(tmp_path, "bad.rules",
+                'game "G" {\n    players 2\n}\nconst = 1\nconst y = nothing\n')
     result = check_path(bad)
     assert located(result) == [("bad.rules", "E0100", 4)]
     assert bad in result.sources

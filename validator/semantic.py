@@ -246,7 +246,8 @@ class _Checker:
                         self.members[m.name] = name
             elif kind == "record":
                 if name in PRIMITIVE_TYPES:
-                    self.report("E0208", f"`{name}` is a built-in type", d, hint="rename the record")
+                    self.report("E0208", f"`{name}` is a built-in type", d,
+                                hint="rename the record")
                 elif claim(types, name, d, "type"):
                     self.records[name] = d
             elif kind in ("table", "const") or (kind == "state" and d.scope == "global"):
@@ -843,8 +844,8 @@ class _Checker:
         if name in BUILTIN_FUNCTIONS:
             low, high = BUILTIN_FUNCTIONS[name]
             if len(args) < low or (high is not None and len(args) > high):
-                self.report("E0209", f"`{name}` takes {arity_text(name)} value{'' if arity_text(name) == '1' else 's'}, got "
-                            f"{len(args)}", e)
+                wanted = arity_text(name) + (" value" if arity_text(name) == "1" else " values")
+                self.report("E0209", f"`{name}` takes {wanted}, got {len(args)}", e)
                 return UNKNOWN
             return self._builtin(e, args)
         hint = (f"`{name}` is a procedure: run it with `do {name}(...)`"
