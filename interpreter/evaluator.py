@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import product
 
 from ..grammar import ast as A
+from .compiler import compile_expr
 from .errors import RuleError
 from .rules import Rules
 from .state import GameState, Limits
@@ -29,6 +30,7 @@ class Evaluator:
         self.limits = limits
         self.depth = 0
         self.pending_player = None
+        self._compiled = rules.compiled
         self._dispatch = {}
         for name in dir(self):
             if name.startswith("ev_"):
@@ -57,7 +59,11 @@ class Evaluator:
 
     # ----------------------------------------------------------------------------- entry
     def eval(self, node, env: dict):
-        return self._dispatch[node.kind](node, env)
+        # The cache keeps the node itself alive, so its id can never be reused by another node.
+        entry = self._compiled.get(id(node))
+        if entry is None or entry[0] is not node:
+            entry = self._compiled[id(node)] = (node, compile_expr(node))
+        return entry[1](self, env)
 
     def ev_int(self, node, env):
         return node.value
@@ -197,8 +203,10 @@ class Evaluator:
         if op == "or":
             return truth(self.eval(node.left, env), node.left) or truth(
                 self.eval(node.right, env), node.right)
-        a = self.eval(node.left, env)
-        b = self.eval(node.right, env)
+        return self.binary_values(node, self.eval(node.left, env), self.eval(node.right, env))
+
+    def binary_values(self, node, a, b):
+        op = node.op
         if op == "==":
             return _same(a, b)
         if op == "!=":

@@ -37,6 +37,7 @@ class Rules:
     winner: A.WinnerDecl | None = None
     fingerprint: str = ""
     source_path: str | None = None
+    compiled: dict = field(default_factory=dict)  # id(node) -> (node, closure): compiler.py
 
     @property
     def automaton_names(self) -> list[str]:
