@@ -160,3 +160,29 @@ def _kinds_of(union: dict) -> set[str]:
             found.update(node["if"]["properties"]["kind"]["enum"])
             stack += [node["then"], node["else"]]
     return found
+
+
+DEEP_SHAPES = {
+    "sum": lambda n: "const x = " + " + ".join(["1"] * n) + "\n",
+    "not": lambda n: "const x = " + "not " * n + "true\n",
+    "conditional": lambda n: "const x = " + "if true then 1 else " * n + "2\n",
+    "field": lambda n: "const x = y" + ".a" * n + "\n",
+    "lists": lambda n: "const x = " + "[" * n + "1" + "]" * n + "\n",
+    "ifs": lambda n: "setup {\n" + "if true {\n" * n + "log \"x\"\n" + "}\n" * n + "}\n",
+}
+
+
+@pytest.mark.parametrize("shape", DEEP_SHAPES)
+def test_the_deepest_trees_the_parser_accepts_validate(shape):
+    from rulebook.validator.diagnostics import DiagnosticError
+
+    header = 'game "G" {\n    players 2\n}\n'
+    make = DEEP_SHAPES[shape]
+    deepest = None
+    for n in range(1, 200):
+        try:
+            deepest = parse_text(header + make(n), "deep.rules")
+        except DiagnosticError:
+            break
+    assert n > 30, "the parser's nesting limit is lower than expected"
+    assert S.validate_program(deepest, "deep.rules") == []

@@ -490,3 +490,21 @@ scenario "plays" {
 }
 '''
     assert brief(body, warnings=True) == []
+
+
+def test_the_deepest_trees_the_parser_accepts_are_checked():
+    from rulebook.validator.diagnostics import DiagnosticError
+
+    shapes = [(lambda n: "const x = " + " + ".join(["1"] * n) + "\n", []),
+              (lambda n: "const x = " + "not " * n + "true\n", []),
+              (lambda n: "setup {\n" + "if true {\n" * n + "stop\n" + "}\n" * n + "}\n",
+               ["E0216"])]
+    for make, expected in shapes:
+        deepest = None
+        for n in range(1, 200):
+            try:
+                deepest = parse_text(HEADER + make(n), "t.rules")
+            except DiagnosticError:
+                break
+        assert n > 30
+        assert [d.code for d in check_program(deepest, lambda node: "t.rules")] == expected

@@ -19,6 +19,7 @@ import heapq
 import json
 import sys
 import typing
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -183,6 +184,19 @@ def _node_at(program, path) -> object:
 
 
 MAX_REPORTED = 10
+# jsonschema recurses about ten Python frames per level of the tree; the deepest trees the parser
+# accepts (its nesting limits) need about 2,000 (measured: a chain of 117 `not`s).
+VALIDATION_RECURSION_LIMIT = 4000
+
+
+@contextmanager
+def _recursion_limit(at_least: int):
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, at_least))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)
 
 
 def validate_instance(instance) -> list:
@@ -193,7 +207,8 @@ def validate_instance(instance) -> list:
 def validate_program(program, file: str) -> list[Diagnostic]:
     """Check a parsed program against the committed schema; an empty list means it conforms."""
     try:
-        errors = validate_instance(instance_of(program))
+        with _recursion_limit(VALIDATION_RECURSION_LIMIT):
+            errors = validate_instance(instance_of(program))
     except RecursionError:
         return [Diagnostic("E0601", "the syntax tree is nested too deeply to validate", file=file,
                            line=1, column=1, hint="split deep expressions with `let` or `define`")]
