@@ -281,6 +281,14 @@ def test_membership_and_match_cases_compare_types():
     ]
 
 
+def test_audiences_are_players():
+    body = "global n: int = 0\nsetup {\n    log \"hi\" to 3\n    reveal n to [1]\n}\n"
+    assert brief(body) == [
+        ("E0210", 3, 17, "`to` needs a player, but this is an int"),
+        ("E0210", 4, 17, "`to` needs a player, but this is an int"),
+    ]
+
+
 def test_values_must_fit_declared_types():
     body = ("record Card { cost: int }\n"
             "global total: int = \"none yet\"\n"
@@ -408,7 +416,8 @@ record Card { cost: int, colour: Colour?, row: int, column: int }
 table cards of Card {
     cost | colour | count
     1 | "red" | 2
-    2 | none | 1
+    2 | blue | 1
+    3 | none | 1
 }
 const sizes = [1, 2, 3]
 global market: grid 2 by 2 of Card? = none
@@ -452,6 +461,7 @@ play {
                             move card from market[r, c] to p.hand
                             trigger bought(p, card)
                             set p.pick = card.colour
+                            log "you took {card.cost}" to p
                         }
                         otherwise { log "nothing" }
                     }
@@ -463,6 +473,8 @@ play {
                 option colour for k in [red, blue] { set p.pick = k }
             }
         }
+        reveal players[1].pick to players
+        hide players[1].pick
         if any(p in players where p.pick == red and p.pick < blue and p.pick.name == "red") {
             end game
         }
@@ -483,6 +495,8 @@ scenario "plays" {
     seed 3
     given { set players[1].cash = 2 }
     expect players[1].cash == 2 "given"
+    expect hidden players[1].pick to players[2]
+    expect visible players[1].cash to players[2]
     expect size(players[1].hand) == 0
     expect pending_player != none and phase == "buy" and first(x in cards where x.cost == 2) != none
     play to end with first

@@ -167,7 +167,7 @@ class _Checker:
         self.events: dict[str, list[A.EventDecl]] = {}
         self.const_types: dict[str, Ty] = {}
         self.define_types: dict[str, Ty] = {}
-        self.in_progress: set[str] = set()
+        self.in_progress: set[tuple[int, str]] = set()
         self.option_envs: dict[str, list[dict[str, Ty]]] = {}
         self.reads: set[tuple[str, str]] = set()  # ("global" | "player", name)
 
@@ -285,7 +285,6 @@ class _Checker:
                 claim(by_kind, (kind, name), d, kind)
                 if kind == "modifier":
                     self._params(d.params, d)
-        self.value_names = values
 
     def _params(self, params: list[str], node) -> None:
         seen = set()
@@ -328,11 +327,7 @@ class _Checker:
 
     # ------------------------------------------------------------------- declarations
     def decl_enum(self, d):
-        seen = set()
-        for m in d.members:
-            if m.name in seen:
-                self.report("E0208", f"`{m.name}` is listed twice in `{d.name}`", m)
-            seen.add(m.name)
+        pass  # members are claimed as names by _collect
 
     def decl_record(self, d):
         pass  # checked by _record before anything uses the fields
@@ -476,6 +471,9 @@ class _Checker:
                 self.want(item.player, self.expr(item.player, {}), PLAYER, "a decision")
             elif kind == "sc_expect":
                 self.condition(item.test, {}, "`expect`")
+            elif kind == "sc_expect_visibility":
+                self.expr(item.target, {})
+                self._audience(item.viewer, {})
             elif kind == "sc_players":
                 self._scenario_players(item)
             elif kind == "sc_play_to_end" and item.agent not in SCENARIO_AGENTS:
@@ -614,11 +612,21 @@ class _Checker:
 
     def stmt_log(self, s, env, ctx):
         self.expr(s.message, env)
+        if s.to is not None:
+            self._audience(s.to, env)
+
+    def _audience(self, node, env) -> None:
+        """Who may see something: a player or a list of players."""
+        t = self.expr(node, env)
+        if t.kind != "list":
+            self.want(node, t, PLAYER, "`to`")
+        else:
+            self.want(node, elem_of(t), PLAYER, "`to`")
 
     def stmt_reveal(self, s, env, ctx):
         self.expr(s.target, env)
         if s.to is not None:
-            self.expr(s.to, env)
+            self._audience(s.to, env)
 
     def stmt_hide(self, s, env, ctx):
         self.expr(s.target, env)
