@@ -645,3 +645,30 @@ def test_codes_named_in_the_reference_are_documented():
     named = set(re.findall(r"\b([EW]0\d{3})\b", LANGUAGE.read_text(encoding="utf-8")))
     unknown = sorted(named - documented_codes())
     assert not unknown, f"docs/language.md names codes not in docs/diagnostics.md: {unknown}"
+
+
+# ----------------------------------------------------------------------------- limits
+def test_limits_table_matches_the_engine():
+    from rulebook.grammar import parser
+    from rulebook.interpreter.state import Limits
+
+    table = {}
+    for line in section("Limits").text.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 3 and cells[2].startswith("`E"):
+            table[cells[2].strip("`") + " " + cells[0]] = cells[1].replace(",", "")
+    limits = Limits()
+    expected = {
+        "E0004": parser.MAX_FILE_BYTES,
+        "E0007 brackets": parser.MAX_NESTING,
+        "E0007 rules": parser.MAX_TREE_DEPTH,
+        "E0301": limits.max_steps,
+        "E0302": limits.max_depth,
+        "E0303 elements": limits.max_collection,
+        "E0303 legal": limits.max_options,
+    }
+    for key, value in expected.items():
+        rows = [v for k, v in table.items() if k.startswith(key)]
+        assert rows, f"the Limits table has no row for {key}"
+        assert str(value) in rows[0], f"the Limits table says {rows[0]} for {key}; the engine: {value}"
+    assert limits.max_number == 2 ** 53
