@@ -128,8 +128,9 @@ def _stamp(path: str) -> tuple[int, int] | None:
 
 def parse_cached(path: str) -> tuple[str, A.Program]:
     """(source text, program) of a file, parsed once per version of the file on disk."""
-    stamp = _stamp(path)
-    hit = _PARSED.get(path)
+    key = os.path.normpath(path)
+    stamp = _stamp(key)
+    hit = _PARSED.get(key)
     if hit is not None and stamp is not None and hit[0] == stamp:
         return hit[1], hit[2]
     text = read_source(path)
@@ -137,7 +138,7 @@ def parse_cached(path: str) -> tuple[str, A.Program]:
     if stamp is not None:
         if hit is not None:
             _NODE_IDS.pop(id(hit[2]), None)
-        _PARSED[path] = (stamp, text, program)
+        _PARSED[key] = (stamp, text, program)
     return text, program
 
 

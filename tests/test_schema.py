@@ -186,3 +186,15 @@ def test_the_deepest_trees_the_parser_accepts_validate(shape):
             break
     assert n > 30, "the parser's nesting limit is lower than expected"
     assert S.validate_program(deepest, "deep.rules") == []
+
+
+def test_remembered_subtrees_never_hide_an_error():
+    doc = tictactoe_instance()
+    assert messages(doc) == []  # every subtree of the example is now remembered as valid
+    const = doc["declarations"][1]
+    const["value"] = {"kind": "int", "value": "three"}
+    assert messages(doc) == ["'three' is not of type 'integer'"]
+    assert messages(doc) == ["'three' is not of type 'integer'"]  # errors are never remembered
+    const["value"] = {"kind": "name", "id": "size"}  # a subtree seen elsewhere in the file
+    const["extra"] = 1
+    assert messages(doc) == ["Additional properties are not allowed ('extra' was unexpected)"]

@@ -6,6 +6,7 @@ are errors: their warnings belong to the check of those files themselves.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -185,9 +186,9 @@ def _scenario_ruleset(file: str, ref: str) -> str:
     """A scenario's `ruleset "..."`: a path relative to its file, else a bundled name."""
     from ..loader import resolve_ruleset
 
-    beside = Path(file).parent / ref
-    if beside.is_file():
-        return str(beside)
+    beside = os.path.normpath(os.path.join(os.path.dirname(file), ref))
+    if os.path.isfile(beside):
+        return beside
     return str(resolve_ruleset(ref))
 
 

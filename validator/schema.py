@@ -145,11 +145,45 @@ def ast_schema() -> dict:
     return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
 
 
+# Subtrees up to this size (as JSON text) that passed are remembered, up to this many.
+MEMO_MAX_CHARS = 1024
+MEMO_MAX_ENTRIES = 50_000
+
+
 @lru_cache(maxsize=1)
 def _validator():
-    from jsonschema import Draft202012Validator
+    """Draft 2020-12 validation of the committed schema, remembering subtrees that passed.
 
-    return Draft202012Validator(ast_schema())
+    Rules repeat small expressions (`p`, `players[1]`, `p.coins + 1`) hundreds of times, and a
+    union is entered through a ``$ref``: the standard ``$ref`` keyword runs once per distinct
+    (reference, subtree), and later copies of a subtree that passed are not walked again. The
+    outcome is the standard one (validation depends only on the subtree); it takes about half
+    the time on the shipped rulesets.
+    """
+    import json
+
+    from jsonschema import Draft202012Validator, validators
+
+    standard_ref = Draft202012Validator.VALIDATORS["$ref"]
+    passed: set[tuple[str, str]] = set()
+
+    def remembered_ref(validator, ref, instance, schema):
+        key = None
+        if isinstance(instance, dict):
+            text = json.dumps(instance, ensure_ascii=False)
+            if len(text) <= MEMO_MAX_CHARS:
+                key = (ref, text)
+                if key in passed:
+                    return
+        errors = list(standard_ref(validator, ref, instance, schema))
+        if key is not None and not errors:
+            if len(passed) >= MEMO_MAX_ENTRIES:
+                passed.clear()
+            passed.add(key)
+        yield from errors
+
+    remembering = validators.extend(Draft202012Validator, {"$ref": remembered_ref})
+    return remembering(ast_schema())
 
 
 def instance_of(program) -> dict:
