@@ -4,13 +4,14 @@
 when the committed file no longer matches the models (CI runs it through the tests).
 
 Every parsed program is validated against the committed schema before anything else uses it.
-Two choices keep that fast enough for ``rulebook check``:
+Three choices keep that fast enough for ``rulebook check``:
 - pydantic writes each tagged union as ``oneOf`` (plus an OpenAPI ``discriminator`` that JSON
   Schema validators ignore), so a validator fully tries every alternative at every node. The
   generator rewrites each union as one named definition that dispatches on ``kind`` with a tree
   of ``if``/``then``/``else``, so only the matching alternative is validated.
 - The validated document leaves out spans and default values; spans stay in the schema as
   optional, so ``rulebook parse`` output (which has them) validates too.
+- A subtree that passed once (rules repeat small expressions a lot) is not walked again.
 """
 from __future__ import annotations
 
