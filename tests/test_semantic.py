@@ -522,3 +522,11 @@ def test_the_deepest_trees_the_parser_accepts_are_checked():
                 break
         assert n > 30
         assert [d.code for d in check_program(deepest, lambda node: "t.rules")] == expected
+
+
+def test_the_builtin_table_is_what_the_engine_implements():
+    from rulebook.interpreter.evaluator import Evaluator
+    from rulebook.validator.builtins import BUILTIN_FUNCTIONS
+
+    implemented = {name[3:] for name in dir(Evaluator) if name.startswith("bi_")}
+    assert implemented == set(BUILTIN_FUNCTIONS)
