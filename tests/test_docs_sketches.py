@@ -19,6 +19,7 @@ from rulebook.grammar.parser import parse_expression, parse_text
 from rulebook.interpreter.rules import compile_rules
 from rulebook.interpreter.scenario import run_scenarios
 from rulebook.validator.diagnostics import DiagnosticError
+from rulebook.validator.schema import validate_program
 from rulebook.validator.semantic import check_program
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,6 +119,12 @@ def test_example_parses(block):
     except DiagnosticError as err:
         pytest.fail(f"the {block.tag} block at docs/language.md:{block.line} does not parse:\n"
                     + where(block, err))
+
+
+@pytest.mark.parametrize("block", [b for b in CODE_BLOCKS if b.tag != "rules-expr"], ids=str)
+def test_example_matches_the_ast_schema(block):
+    problems = validate_program(parse_block(block), f"docs/language.md:{block.line}")
+    assert not problems, "\n".join(d.message for d in problems)
 
 
 def test_reference_has_examples_of_every_kind():
