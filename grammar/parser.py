@@ -23,19 +23,45 @@ MAX_TREE_DEPTH = 120
 GRAMMAR_FILE = Path(__file__).with_name("rules.lark")
 
 
+_WORD = re.compile(r"\w+")
+
+
 class _BracketNewlines:
-    """Newlines end statements, except inside ( ) and [ ] where an expression may span lines."""
+    """Newlines end statements, except inside ( ) and [ ] where an expression may span lines.
+
+    It also keeps keywords whole: where only keywords are expected, the lexer would read `setx`
+    as `set x`; a keyword glued to the letters after it becomes one NAME, so the parser reports
+    `setx` itself. `text` is the source being parsed (set before each parse)."""
 
     always_accept = ("_NL",)
+    text = ""
 
     def process(self, stream):
         depth = 0
-        for tok in stream:
+        for tok in self._whole_words(stream):
             if tok.type in ("LPAR", "LSQB"):
                 depth += 1
             elif tok.type in ("RPAR", "RSQB"):
                 depth = max(0, depth - 1)
             if tok.type == "_NL" and depth > 0:
+                continue
+            yield tok
+
+    def _whole_words(self, stream):
+        text = self.text
+        skip_to = -1
+        for tok in stream:
+            if tok.start_pos is not None and tok.start_pos < skip_to:
+                continue  # the rest of a word already given as one NAME
+            end = tok.end_pos
+            if (tok.type != "NAME" and str(tok)[-1:].isalnum() and end is not None
+                    and end < len(text) and (text[end].isalnum() or text[end] == "_")):
+                word = _WORD.match(text, tok.start_pos).group(0)
+                glued = Token.new_borrow_pos("NAME", word, tok)
+                glued.end_pos = tok.start_pos + len(word)
+                glued.end_column = tok.column + len(word)
+                skip_to = glued.end_pos
+                yield glued
                 continue
             yield tok
 
@@ -52,6 +78,12 @@ def lark_parser() -> Lark:
         start=["start", "expr"],
         cache=False,
     )
+
+
+def _parse(text: str, start: str):
+    parser = lark_parser()
+    parser.options.postlex.text = text
+    return parser.parse(text, start=start)
 
 
 # ------------------------------------------------------------------------------- helpers
@@ -150,7 +182,7 @@ def make_template(tok: Token) -> A.Template:
                 parts.append(A.TextPart(kind="text_part", text=buf, span=_tok_span(tok)))
                 buf = ""
             try:
-                tree = lark_parser().parse(source, start="expr")
+                tree = _parse(source, "expr")
                 expr = _Builder().transform(tree)
             except UnexpectedInput:
                 raise _BuildError("E0105", f"`{{{source}}}` in this string is not an expression",
@@ -799,8 +831,12 @@ def read_source(path: str | Path) -> str:
     if p.is_dir():
         raise DiagnosticError([Diagnostic("E0002", f"{name} is a folder, not a rules file",
                                           file=name, hint="name a `.rules` file inside it")])
+    if not p.is_file():
+        raise DiagnosticError([Diagnostic("E0003", f"{name} is not a regular file", file=name,
+                                          hint="name a `.rules` text file")])
     try:
-        data = p.read_bytes()
+        with p.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)  # never more: a device or pipe could be endless
     except OSError as e:
         raise DiagnosticError([Diagnostic("E0003", f"cannot read {name}: {e.strerror}", file=name)])
     return decode_source(data, name)
@@ -809,7 +845,7 @@ def read_source(path: str | Path) -> str:
 def decode_source(data: bytes, name: str) -> str:
     if len(data) > MAX_FILE_BYTES:
         raise DiagnosticError([Diagnostic(
-            "E0004", f"file is {len(data):,} bytes; the limit is {MAX_FILE_BYTES:,}", file=name,
+            "E0004", f"file is larger than the limit of {MAX_FILE_BYTES:,} bytes", file=name,
             line=1, column=1, hint="split the ruleset into a game file and variant files")])
     if b"\x00" in data:
         raise DiagnosticError([Diagnostic("E0005", "this is a binary file, not rules text",
@@ -870,7 +906,7 @@ def parse_text(text: str, name: str = "<input>") -> A.Program:
     """Parse rules text into a Program, or raise DiagnosticError."""
     _check_nesting(text, name)
     try:
-        tree = lark_parser().parse(text, start="start")
+        tree = _parse(text, "start")
     except UnexpectedInput as e:
         raise DiagnosticError([describe_syntax_error(e, text, name)])
     except RecursionError:
@@ -906,7 +942,7 @@ def parse_file(path: str | Path) -> A.Program:
 def parse_expression(text: str) -> A.Node:
     """Parse a single expression (used by tools and tests)."""
     try:
-        tree = lark_parser().parse(text, start="expr")
+        tree = _parse(text, "expr")
     except UnexpectedInput as e:
         raise DiagnosticError([describe_syntax_error(e, text, "<expression>")])
     try:

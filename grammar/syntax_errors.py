@@ -3,18 +3,20 @@ from __future__ import annotations
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+import re
+
 from ..validator.diagnostics import Diagnostic
 
 # How each terminal is called in messages. Keyword terminals are named after their text.
 _WORDS = {
-    "NAME": "a name", "INT": "a number", "STRING": 'a string ("...")', "_NL": "a new line",
+    "NAME": "a name", "INT": "a number", "STRING": 'a string ("...")', "_NL": "the end of the line",
     "LBRACE": "`{`", "RBRACE": "`}`", "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`",
     "COMMA": "`,`", "COLON": "`:`", "EQUAL": "`=`", "DOT": "`.`", "VBAR": "`|`",
     "QMARK": "`?`", "MINUS": "`-`", "COMP_OP": "a comparison (`==`, `<`, ...)",
     "ADD_OP": "`+` or `-`", "MUL_OP": "`*`, `/` or `%`", "SCOPE": "`global` or `player`",
     "VISIBILITY": "`public`, `owner` or `secret`", "CHANGE": "`increase` or `decrease`",
     "AGG": "`sum`, `max` or `min`", "QUANT": "`count`, `any`, `all`, `first` or `filter`",
-    "DIRECTION": "`ascending` or `descending`", "TIE_RULE": "`share`, `none`, `all` or `split`",
+    "DIRECTION": "`ascending` or `descending`", "TIE_RULE": "`share`, `none` or `all`",
     "MOD_OP": "`+=`, `-=`, `*=` or `:=`", "PLACE": "`top` or `bottom`", "OPTIONAL": "`optional`",
     "$END": "the end of the file", "__ANON_0": "`..`",
 }
@@ -40,25 +42,43 @@ def _expected_list(expected) -> str:
     return words[0] if words else "something else"
 
 
-def _named_mistake(tok, expected, text: str) -> tuple[str, str, str] | None:
-    """Common mistakes get their own code and advice."""
+STATEMENT_START = {"SET", "LET", "IF"}  # present in the expected set only where a statement may begin
+ASSIGNMENT_AHEAD = re.compile(r"\s*(\.\w+|\[[^\]\n]*\])*\s*=(?!=)")
+
+
+def _named_mistake(tok, expected, text: str):
     value = str(tok)
-    line = text.splitlines()[tok.line - 1] if tok.line and text.splitlines() else ""
-    if tok.type == "EQUAL" and "COMP_OP" in expected:
-        return ("E0102", "`=` assigns; to compare two values write `==`",
-                "write `a == b` in conditions, and `set a = b` to change a value")
+    lines = text.splitlines()
+    line = lines[tok.line - 1] if tok.line and tok.line <= len(lines) else ""
+    first_word = line.lstrip().split(" ", 1)[0]
     if tok.type == "ELSE" or (value == "else" and line.strip().startswith("else")):
         return ("E0103", "`else` must follow the closing `}` on the same line",
                 "write `} else {` rather than putting `else` on a new line")
-    if tok.type == "EQUAL" and line.lstrip().split(" ", 1)[0] not in ("set", "let", "const", "global", "player"):
-        return ("E0106", "a change needs `set`: write `set name = value`",
-                "statements begin with a word: `set x = 1`, `increase x by 1`")
+    if tok.type == "NAME" and STATEMENT_START <= set(expected):
+        rest = line[tok.column - 1 + len(value):]
+        if ASSIGNMENT_AHEAD.match(rest):
+            return ("E0106", f"`{value} = ...` changes a value, so it needs `set`: write `set {value} = ...`",
+                    "statements begin with a word: `set x = 1`, `increase x by 1`")
+        return ("E0108", f"`{value}` cannot start a statement",
+                "statements begin with a keyword such as `set`, `let`, `move`, `if`, `for`, `choose`")
+    if tok.type == "EQUAL" and "EQUAL" not in expected and "NAME" not in expected:
+        if first_word in ("global", "player") and "COLON" in expected:
+            return ("E0115", "state needs a type before its value: `global name: int = 0`",
+                    "write `: type` after the name, for example `player coins: int = 3`")
+        if "MOD_OP" in expected:
+            return ("E0112", "a modifier changes a value with `+=`, `-=`, `*=` or `:=`, not `=`",
+                    "write for example `modifier cheaper: price(p) -= 1`")
+        if "COLON" in expected:
+            return ("E0113", "fields are written `name: value` (or `name: type`), not with `=`",
+                    "replace `=` with `:`")
+        if first_word == "procedure":
+            return ("E0114", "a procedure's body is a block `{ ... }`, not `= value`",
+                    "use `define name(params) = value` for a value, `procedure name(params) { ... }` for steps")
+        return ("E0102", "`=` assigns; to compare two values write `==`",
+                "write `a == b` in conditions, and `set a = b` to change a value")
     if tok.type == "_NL" and "LBRACE" in expected:
         return ("E0107", "expected `{` to open a block on this line",
                 "put the opening `{` at the end of the line that starts the block")
-    if tok.type in ("NAME",) and "_NL" in expected and "RBRACE" in expected:
-        return ("E0108", f"`{value}` cannot start a statement",
-                "statements begin with a keyword such as `set`, `let`, `move`, `if`, `for`, `choose`")
     return None
 
 
@@ -91,6 +111,6 @@ def describe_syntax_error(err: UnexpectedInput, text: str, name: str) -> Diagnos
     if named:
         code, msg, hint = named
         return Diagnostic(code, msg, file=name, line=tok.line, column=tok.column, hint=hint, **end)
-    shown = "a new line" if tok.type == "_NL" else f"`{tok}`"
+    shown = "end of line" if tok.type == "_NL" else f"`{tok}`"
     return Diagnostic("E0100", f"unexpected {shown}", file=name, line=tok.line,
                       column=tok.column, hint=f"expected {_expected_list(expected)}", **end)
