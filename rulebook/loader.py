@@ -28,6 +28,7 @@ CODES = {
     "E0506": "a declaration repeats one of the game it extends without `override`",
     "E0507": "a step patch names a step that does not exist",
     "E0508": "a variant extends a file that is neither a game nor a variant",
+    "E0510": "`override` or a step patch in a file that is not a variant",
 }
 
 RULES_SUFFIX = ".rules"
@@ -214,6 +215,9 @@ def _merge_chain(path: str) -> Ruleset:
         raise DiagnosticError([Diagnostic(
             "E0508", f"{first} is not a game: it has no `game` header", file=first, line=1,
             column=1, hint='a ruleset starts with `game "Title" { players 2 to 4 }`')])
+    misplaced = misplaced_overrides(root, chain[0])
+    if misplaced:
+        raise DiagnosticError(misplaced)
     origin: dict[int, str] = {}
     for file, program in zip(chain, programs):
         origin.update(dict.fromkeys(_node_ids(program), file))
@@ -274,6 +278,15 @@ def _read_chain(path: str) -> tuple[list[str], list[A.Program], list[str]]:
     programs.reverse()
     texts.reverse()
     return chain, programs, texts
+
+
+def misplaced_overrides(program: A.Program, file: str) -> list[Diagnostic]:
+    """`override` and step patches change a game, so only a variant file may hold them."""
+    return [Diagnostic("E0510", "only a variant can override or patch: this file is not a "
+                       "variant", file=file, **span_fields(patch.span),
+                       hint='start the file with `variant "Title" extends "game.rules" { }`, or '
+                       "write the declaration without `override`")
+            for patch in program.overrides]
 
 
 def _decl_key(decl) -> tuple[str, str | None]:
@@ -361,7 +374,14 @@ class _Merger:
 @lru_cache(maxsize=None)
 def statement_fields(cls) -> tuple[str, ...]:
     """The fields of a node class through which a `step` can be reached (never expressions)."""
-    return tuple(name for name, f in cls.model_fields.items() if _reaches_step(f.annotation, set()))
+    hints = _field_types(cls)
+    return tuple(name for name in cls.model_fields if _reaches_step(hints[name], set()))
+
+
+def _field_types(cls) -> dict:
+    # Evaluated from the class annotations, so it does not depend on pydantic having resolved
+    # the forward references yet.
+    return typing.get_type_hints(cls, vars(A), include_extras=True)
 
 
 def _reaches_step(tp, seen: set) -> bool:
@@ -371,7 +391,8 @@ def _reaches_step(tp, seen: set) -> bool:
         if tp in seen:
             return False
         seen.add(tp)
-        return any(_reaches_step(f.annotation, seen) for f in tp.model_fields.values())
+        hints = _field_types(tp)
+        return any(_reaches_step(hints[name], seen) for name in tp.model_fields)
     return any(_reaches_step(arg, seen) for arg in typing.get_args(tp))
 
 

@@ -353,3 +353,10 @@ def test_bundled_variant_loads_merged():
     assert (rs.program.header.min_players, rs.program.header.max_players) == (2, 2)
     assert rs.variant_titles == ["Two Players Variant"]
     assert len(rs.chain) == 2
+
+
+def test_a_game_file_cannot_override(tmp_path):
+    game = write(tmp_path, "game.rules", GAME + "override const hand_size = 1\n")
+    with pytest.raises(DiagnosticError) as e:
+        load_ruleset(game)
+    assert codes(e) == [("E0510", GAME.count("\n") + 1)]

@@ -134,3 +134,8 @@ def test_shipped_rulesets_list_their_assumptions():
     found = list_assumptions([ROOT / "rulesets"])
     assert found, "the shipped rulesets mark the values the rulebooks do not print"
     assert all(a["reason"] and a["line"] for a in found)
+
+
+def test_overrides_outside_a_variant_are_errors(tmp_path):
+    game = write(tmp_path, "game.rules", GAME + "override const goal = 4\nafter step start {\n}\n")
+    assert located(check_path(game)) == [("game.rules", "E0510", 12), ("game.rules", "E0510", 13)]

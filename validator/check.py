@@ -134,7 +134,7 @@ def _add_source(result: CheckResult, file: str) -> None:
 
 def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic]):
     """(program, file_of, sources, scenarios only?) for each whole program this file is in."""
-    from ..loader import load_ruleset, walk
+    from ..loader import load_ruleset, misplaced_overrides, walk
 
     if isinstance(program.header, A.VariantHeader):
         try:
@@ -144,6 +144,7 @@ def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic]
             return
         yield ruleset.program, ruleset.file_of, ruleset.files, False
         return
+    problems.extend(misplaced_overrides(program, file))
     if program.header is not None or not program.scenarios:
         yield program, lambda node: file, {}, False
         return
