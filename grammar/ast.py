@@ -22,14 +22,16 @@ class Span(BaseModel):
 
 
 class Node(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Schemas are built on first use, not at import: ~100 mutually recursive classes would
+    # otherwise cost seconds at every start of the command.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     span: Span | None = None
 
 
 class Meta(BaseModel):
     """Citations of the rulebook and the assumption, if any, that a declaration rests on."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     cite: list[str] = []
     assumed: str | None = None
 
@@ -771,6 +773,3 @@ class Program(Node):
     scenarios: list[Scenario] = []
 
 
-for _model in list(globals().values()):
-    if isinstance(_model, type) and issubclass(_model, BaseModel) and _model is not BaseModel:
-        _model.model_rebuild()
