@@ -301,8 +301,6 @@ class _Source:
         index = self.masked.rfind(char, 0, self._offset(*before))
         return self._line_at(index) if index >= 0 else None
 
-    def multiline(self, node) -> bool:
-        return node.span is not None and node.span.end_line > node.span.line
 
 
 class _SpanFacts:
@@ -338,9 +336,6 @@ class _SpanFacts:
 
     def find_last(self, char, before):
         return None
-
-    def multiline(self, node) -> bool:
-        return node.span is not None and node.span.end_line > node.span.line
 
 
 def _start(node):
@@ -401,8 +396,15 @@ class _Printer:
         doc = getattr(self, "_e_" + e.kind)(e)
         return _cat("(", doc, ")") if _level(e) < min_level else doc
 
-    def _many(self, node) -> bool:
-        return not self.inline_only and self.src.multiline(node)
+    def _many(self, node, items, after=None) -> bool:
+        """Whether items were written one a line: the first one below the opening bracket
+        (found after ``after``). A line continued with `\\` never starts that way."""
+        if self.inline_only or not items or node.span is None or items[0].span is None:
+            return False
+        opener = self.src.find(r"[\[{]", after or _start(node))
+        if opener is None:
+            opener = after[0] if after else node.span.line
+        return items[0].span.line > opener
 
     def _e_int(self, e):
         return [_Line(str(e.value))]
@@ -514,7 +516,8 @@ class _Printer:
         return _join(docs)
 
     def _e_list(self, e):
-        return self._container("[", [self.expr(x) for x in e.items], e.items, "]", e)
+        return self._container("[", [self.expr(x) for x in e.items], e.items, "]", e,
+                               self._many(e, e.items))
 
     def _e_list_comp(self, e):
         return _cat("[", self.expr(e.element), " for ", self.binding(e.binding),
@@ -535,18 +538,21 @@ class _Printer:
         for case in e.cases:
             value = [_Line("else")] if case.value is None else self.expr(case.value)
             cases.append(_cat(value, ": ", self.expr(case.result)))
-        return _cat("match ", self.expr(e.subject), self._container(" {", cases, e.cases, "}", e))
+        many = self._many(e, e.cases, _end(e.subject))
+        return _cat("match ", self.expr(e.subject), self._container(" {", cases, e.cases, "}", e,
+                                                                    many))
 
     def _e_record_lit(self, e):
         fields = [_cat(f.name + ": ", self.expr(f.value)) for f in e.fields]
-        return _cat("new " + e.record, self._container(" {", fields, e.fields, "}", e))
+        many = self._many(e, e.fields)
+        return _cat("new " + e.record, self._container(" {", fields, e.fields, "}", e, many))
 
-    def _container(self, open_, docs, nodes, close, node) -> Doc:
+    def _container(self, open_, docs, nodes, close, node, many: bool) -> Doc:
         """Items between brackets: inline, or one per line when the source had them so."""
         brace = open_.strip() == "{"
         if not docs:
             return [_Line(open_ + close)]
-        if not self._many(node):
+        if not many:
             pad = " " if brace else ""
             return _cat(open_ + pad, _join(docs), pad + close)
         out = [_Line(open_, first=node.span.line, last=node.span.line, opens=True)]
@@ -848,7 +854,7 @@ class _Printer:
     def _listing(self, node, head: str, items: list[str], nodes, line_end: str) -> Doc:
         """``head { a, b }`` when it was written on one line and fits; else one item a line."""
         inline = f"{head} {{ {', '.join(items)} }}"
-        if items and not self.src.multiline(node) and len(_strip(inline)) <= WIDTH:
+        if items and not self._many(node, nodes) and len(_strip(inline)) <= WIDTH:
             return self.line(node, 0, [_Line(inline)])
         inner = [_Line(text + (line_end if i < len(items) - 1 else ""), 1,
                        item.span and item.span.line, item.span and item.span.end_line)

@@ -285,10 +285,10 @@ def test_text_that_is_not_a_template_keeps_its_braces_unescaped():
     assert_canonical('const t = 1 cite "Box {a}" assumed "back\\\\slash"\n')
 
 
-def test_a_match_written_over_lines_keeps_one_case_a_line():
+def test_a_match_broken_after_its_brace_keeps_one_case_a_line():
     assert_formats('''
-        const bonus = match n { 1: 1,
-          2: 3, else: 0 } cite "Scoring"
+        const bonus = match n {
+          1: 1, 2: 3, else: 0 } cite "Scoring"
     ''', '''
         const bonus = match n {
             1: 1,
@@ -299,6 +299,12 @@ def test_a_match_written_over_lines_keeps_one_case_a_line():
 
 
 def test_a_list_written_over_lines_keeps_one_item_a_line():
+    assert_formats('''
+        const prices = [1,
+            2]
+    ''', '''
+        const prices = [1, 2]
+    ''')
     assert_canonical('''
         const prices = [
             1,
