@@ -188,21 +188,36 @@ def _validator():
 
 
 def instance_of(program) -> dict:
-    """The document that is validated: the AST without spans and without default values."""
-    data = program.model_dump(mode="json", exclude_defaults=True)
-    _drop_spans(data)
-    return data
+    """The document that is validated: the AST without spans and without default values.
+
+    Written out field by field rather than with pydantic's serializer, which assumes the values
+    already fit their types: a node holding a value of the wrong type must reach the schema and
+    be reported there, not break the dump.
+    """
+    return _plain(program)
 
 
-def _drop_spans(data) -> None:
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            item.pop("span", None)
-            stack.extend(v for v in item.values() if isinstance(v, (dict, list)))
-        elif isinstance(item, list):
-            stack.extend(v for v in item if isinstance(v, (dict, list)))
+def _plain(value):
+    from pydantic import BaseModel
+
+    if isinstance(value, BaseModel):
+        out = {}
+        for name, field in type(value).model_fields.items():
+            item = getattr(value, name, None)
+            if name == "span" or (not field.is_required() and _is_default(item, field.default)):
+                continue
+            out[name] = _plain(item)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _is_default(value, default) -> bool:
+    try:
+        return type(value) is type(default) and bool(value == default)
+    except Exception:  # a value of a foreign type that cannot even be compared is not a default
+        return False
 
 
 def _node_at(program, path) -> object:
