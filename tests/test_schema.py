@@ -144,6 +144,33 @@ def test_a_node_of_the_wrong_kind_is_reported_not_crashed_on():
     assert "declarations/0/value" in d.message
 
 
+def test_every_union_dispatches_each_kind_to_its_model_and_rejects_others():
+    schema = S.ast_schema()
+    unions = {name: d for name, d in schema["$defs"].items() if "if" in d}
+    assert {"Expr", "Stmt", "Declaration", "TypeExpr", "ScenarioItem"} <= set(unions)
+    for name, union in unions.items():
+        validator = Draft202012Validator({**union, "$defs": schema["$defs"]})
+        tags = _kinds_of(union)
+        for tag in tags:
+            errors = list(validator.iter_errors({"kind": tag}))
+            # Reaching the right model leaves only its missing fields to complain about.
+            assert all(e.validator == "required" and e.message != "'kind' is a required property"
+                       for e in errors), (name, tag, [e.message for e in errors])
+        for bad in ({"kind": "no_such_kind"}, {}):
+            (error,) = validator.iter_errors(bad)
+            assert error.validator in ("enum", "required"), (name, error.message)
+
+
+def _kinds_of(union: dict) -> set[str]:
+    found, stack = set(), [union]
+    while stack:
+        node = stack.pop()
+        if "if" in node:
+            found.update(node["if"]["properties"]["kind"]["enum"])
+            stack += [node["then"], node["else"]]
+    return found
+
+
 DEEP_SHAPES = {
     "sum": lambda n: "const x = " + " + ".join(["1"] * n) + "\n",
     "not": lambda n: "const x = " + "not " * n + "true\n",
