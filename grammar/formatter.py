@@ -1,12 +1,18 @@
 """The canonical layout of a rules file, printed from the AST with every comment kept.
 
-The printer turns each construct into physical lines (``_Line``) that remember which source lines
-they came from; comments are then woven back in by source line: a comment on its own line goes
-before the line it preceded (inside the block when it preceded a closing ``}``), a comment after
-code stays at the end of the corresponding line, and a comment inside a construct that is now
-printed on one line goes just before it. Layout choices that the AST cannot carry are read from
-the source when it is given: blank lines between statements (at most one is kept) and whether a
-list, ``match``, ``new`` or ``enum`` was written over several lines.
+Layout: four spaces an indent, one statement a line, `} else {` on one line, minimal parentheses
+(kept around `and`/`or` branches of `if ... then ... else` and compound operands of the tight
+`..`), a blank line around top-level blocks and where the source had one (at most one), table
+columns aligned. A line longer than 100 columns is filled: it goes on after a backslash at
+places marked while rendering (before `cite`/`assumed`, before an `and`/`or`/`+`/`-` of a chain,
+before `then`/`else`), each continuation one indent deeper than the line its group began on.
+An option header stays on one line, as it reads as the choice itself. Lists, `match` and `new`
+are printed one item a line when the source broke the line right after their bracket.
+
+Comments are woven back by source line: each printed line remembers the source lines it stands
+for. A comment on its own line goes before the line it preceded (inside the block when that was
+a closing `}`), a comment after code stays at the end of that line (aligned with its
+neighbours), and a comment inside a construct now printed on one line goes just before it.
 """
 from __future__ import annotations
 
@@ -207,7 +213,8 @@ def _fill(line: _Line, depth: int) -> Doc:
         ahead, more = _ahead(tokens, k, level)
         column = base + len(INDENT) * indent + len(text)
         continued = starts.get(level, 0) + 1
-        if column + 1 + ahead + (2 if more else 0) > WIDTH and base + len(INDENT) * continued < column:
+        too_long = column + 1 + ahead + (2 if more else 0) > WIDTH
+        if too_long and base + len(INDENT) * continued < column:
             out.append((indent, text + " \\"))
             indent, text = continued, ""
         else:
@@ -348,7 +355,9 @@ def _end(node):
 
 def _closing(node):
     """Position of the closing `}` that ends a node."""
-    return (node.span.end_line, node.span.end_column - 1) if node is not None and node.span else None
+    if node is None or node.span is None:
+        return None
+    return (node.span.end_line, node.span.end_column - 1)
 
 
 # ---------------------------------------------------------------------------------- printer
@@ -489,15 +498,17 @@ class _Printer:
         return self._nested(render)
 
     def _e_conditional(self, e):
-        """`if a then b else if c then d else f`: one group, breaks before `then` and `else`."""
+        """`if a then b else if c then d else f`: one group, breaks before `then` and `else`.
+        A branch that is an `and`/`or` chain keeps its parentheses, so that `else (a or b)`
+        is not read as `(if ... else a) or b`."""
         def render(group):
             parts: list = []
             node = e
             while node.kind == "conditional":
                 parts += ["if ", self.expr(node.test, OR), f"{_brk(group)}then ",
-                          self.expr(node.then), f"{_brk(group)}else "]
+                          self.expr(node.then, NOT), f"{_brk(group)}else "]
                 node = node.otherwise
-            return _cat(*parts, self.expr(node))
+            return _cat(*parts, self.expr(node, NOT))
         return self._nested(render)
 
     def binding(self, b: A.Binding) -> Doc:

@@ -254,6 +254,8 @@ def test_top_level_items_keep_their_order_in_the_file():
     ("(if a then b else c) + 1", "(if a then b else c) + 1"),
     ("if (if a then b else c) then d else e", "if (if a then b else c) then d else e"),
     ("if a then b else if c then d else e", "if a then b else if c then d else e"),
+    ("if a then b or c else (d and e)", "if a then (b or c) else (d and e)"),
+    ("if a then (if b then c else d) else e", "if a then (if b then c else d) else e"),
     ("if a or b then c else d", "if a or b then c else d"),
     ("f( a,b )", "f(a, b)"),
     ("max(a,b)", "max(a, b)"),
