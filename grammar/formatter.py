@@ -732,15 +732,16 @@ class _Printer:
         return self.braced(s, d, head, inner, after=_end(s.prompt or s.player))
 
     def _option(self, o, d):
-        """An option's header stays on one line however long: it reads as the choice itself."""
+        """An option's header breaks, when too long, before `where` and before `label`."""
         parts: list = ["option " + o.name]
         if o.bindings:
             parts += [" for ", _join([self.binding(b) for b in o.bindings])]
-        parts.append(self._where(o.where))
+        if o.where is not None:
+            parts += [f"{_brk(0)}where ", self.expr(o.where)]
         if o.label is not None:
-            parts.append(" label " + self.template(o.label))
+            parts.append(f"{_brk(0)}label " + self.template(o.label))
         anchor = o.label or o.where or (o.bindings[-1] if o.bindings else None)
-        return self.block(o, d, _cat(*parts), o.body, after=_end(anchor), breakable=False)
+        return self.block(o, d, _cat(*parts), o.body, after=_end(anchor))
 
     def _s_simultaneously(self, s, d):
         return self.block(s, d, _cat("simultaneously for ", self.binding(s.binding),

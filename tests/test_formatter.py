@@ -433,7 +433,7 @@ def test_choose_with_options_and_otherwise():
     ''')
 
 
-def test_an_option_header_stays_on_one_line_however_long():
+def test_a_long_option_header_breaks_before_where_and_label():
     text = src('''
         play {
             choose p {
@@ -443,8 +443,19 @@ def test_an_option_header_stays_on_one_line_however_long():
             }
         }
     ''')
-    assert max(len(line) for line in text.splitlines()) > WIDTH
-    assert check(text) == text
+    formatted = check(text)
+    assert max(len(line) for line in formatted.splitlines()) <= WIDTH
+    assert src('''
+        play {
+            choose p {
+                option take_from_the_market for card in market, n in 1..maximum_take \\
+                    where card.cost <= p.coins and n <= p.space label "take {n} of {card.name}" {
+                    pass
+                }
+            }
+        }
+    ''') == formatted
+    assert check(formatted) == formatted
 
 
 # -------------------------------------------------------------------------------------- flow
