@@ -360,6 +360,10 @@ class _Builder(Transformer_NonRecursive):
         return [_name(t) for t in c]
 
     def table_row(self, c, m):
+        for v in c:
+            if isinstance(v, A.Template):
+                raise _BuildError("E0121", "a table cell is a plain value; `{...}` holes are not "
+                                  "allowed in it", _NodeLoc(v), "write `\\{` for a brace")
         return _new(A.TableRow, kind="row", values=[_lit_value(v) for v in c], span=_span(m))
 
     def const_decl(self, c, m):
