@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import product
 
 from ..grammar import ast as A
+from ..validator.builtins import BUILTIN_FUNCTIONS, arity_text
 from .compiler import compile_expr
 from .errors import RuleError
 from .rules import Rules
@@ -421,17 +422,16 @@ class Evaluator:
         if fn is None:
             raise RuleError("E0311", f"unknown function `{name}`", node,
                             "declare it with `define` or use a built-in function")
+        low, high = BUILTIN_FUNCTIONS[name]
+        if len(node.args) < low or (high is not None and len(node.args) > high):
+            raise RuleError("E0306", f"`{name}` takes {arity_text(name)} value(s), got "
+                            f"{len(node.args)}", node)
         if name == "changed_at":
             return fn(node, env)
         args = [self.eval(a, env) for a in node.args]
         return fn(node, *args)
 
-    def _arity(self, node, args, n):
-        if len(args) != n:
-            raise RuleError("E0306", f"`{node.func}` takes {n} value(s), got {len(args)}", node)
-
     def bi_size(self, node, *a):
-        self._arity(node, a, 1)
         v = a[0]
         if isinstance(v, Grid):
             return sum(1 for c in v.cells if c is not None)
@@ -440,7 +440,6 @@ class Evaluator:
         raise RuleError("E0306", f"`size` needs a list, not {type_name(v)}", node)
 
     def bi_abs(self, node, *a):
-        self._arity(node, a, 1)
         _ints(a[0], 0, "abs", node)
         return abs(a[0])
 
@@ -457,17 +456,14 @@ class Evaluator:
         return self.aggregate("sum", values, node)
 
     def bi_top(self, node, *a):
-        self._arity(node, a, 1)
         xs = _as_list(a[0], node)
         return xs[0] if xs else None
 
     def bi_last(self, node, *a):
-        self._arity(node, a, 1)
         xs = _as_list(a[0], node)
         return xs[-1] if xs else None
 
     def bi_index_of(self, node, *a):
-        self._arity(node, a, 2)
         xs = _as_list(a[0], node)
         for i, x in enumerate(xs):
             if _same(x, a[1]):
@@ -475,13 +471,11 @@ class Evaluator:
         return 0
 
     def bi_shuffled(self, node, *a):
-        self._arity(node, a, 1)
         xs = list(_as_list(a[0], node))
         self.state.rng.shuffle(xs)
         return xs
 
     def bi_random_int(self, node, *a):
-        self._arity(node, a, 2)
         _ints(a[0], a[1], "random_int", node)
         if a[1] < a[0]:
             raise RuleError("E0312", f"random_int({a[0]}, {a[1]}) has no values", node)
@@ -493,53 +487,42 @@ class Evaluator:
         return v
 
     def bi_next(self, node, *a):
-        self._arity(node, a, 1)
         p = self._seat(node, a[0])
         seats = self.state.seats
         return seats[p.seat % len(seats)]
 
     def bi_previous(self, node, *a):
-        self._arity(node, a, 1)
         p = self._seat(node, a[0])
         seats = self.state.seats
         return seats[(p.seat - 2) % len(seats)]
 
     def bi_clockwise(self, node, *a):
-        self._arity(node, a, 1)
         p = self._seat(node, a[0])
         seats = self.state.seats
         i = p.seat - 1
         return seats[i:] + seats[:i]
 
     def bi_counterclockwise(self, node, *a):
-        self._arity(node, a, 1)
         p = self._seat(node, a[0])
         seats = self.state.seats
         i = p.seat - 1
         return [seats[(i - k) % len(seats)] for k in range(len(seats))]
 
     def bi_seat(self, node, *a):
-        self._arity(node, a, 1)
         return self._seat(node, a[0]).seat
 
     def bi_is_automaton(self, node, *a):
-        self._arity(node, a, 1)
         return self._seat(node, a[0]).automaton is not None
 
     def bi_text(self, node, *a):
-        self._arity(node, a, 1)
         return show(a[0])
 
     def bi_changed_at(self, node, env):
-        if len(node.args) != 1:
-            raise RuleError("E0306", "`changed_at` takes one variable, like `changed_at(p.x)`",
-                            node)
         key = self.var_key(node.args[0], env)
         return self.state.changed_at.get(key, 0)
 
     def bi_largest_group(self, node, *a):
         """Largest total weight of an orthogonally connected group (row/column fields)."""
-        self._arity(node, a, 1)
         cells = {}
         for x in _as_list(a[0], node):
             if not isinstance(x, (Item, Struct)):
