@@ -316,18 +316,21 @@ class For(Node):
     binding: Binding
     where: Expr | None = None
     body: list[Stmt]
+    meta: Meta = Meta()
 
 
 class Repeat(Node):
     kind: Literal["repeat"]
     count: Expr
     body: list[Stmt]
+    meta: Meta = Meta()
 
 
 class While(Node):
     kind: Literal["while"]
     test: Expr
     body: list[Stmt]
+    meta: Meta = Meta()
 
 
 class Option(Node):
@@ -337,6 +340,7 @@ class Option(Node):
     where: Expr | None = None
     label: Template | None = None
     body: list[Stmt]
+    meta: Meta = Meta()
 
 
 class Choose(Node):
@@ -719,6 +723,7 @@ class ScExpectOption(Node):
     player: Expr
     option: str
     present: bool
+    message: str | None = None
 
 
 class ScExpectLog(Node):

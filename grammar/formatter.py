@@ -701,15 +701,17 @@ class _Printer:
         return None if after is None else after[0] + (1 if branch.body else 0)
 
     def _s_for(self, s, d):
-        return self.block(s, d, _cat("for ", self.binding(s.binding), self._where(s.where)),
+        return self.block(s, d, _cat("for ", self.binding(s.binding), self._where(s.where),
+                                     self.meta(s.meta)),
                           s.body, after=_end(s.where or s.binding))
 
     def _s_repeat(self, s, d):
-        return self.block(s, d, _cat("repeat ", self.expr(s.count), " times"), s.body,
-                          after=_end(s.count))
+        return self.block(s, d, _cat("repeat ", self.expr(s.count), " times" + self.meta(s.meta)),
+                          s.body, after=_end(s.count))
 
     def _s_while(self, s, d):
-        return self.block(s, d, _cat("while ", self.expr(s.test)), s.body, after=_end(s.test))
+        return self.block(s, d, _cat("while ", self.expr(s.test), self.meta(s.meta)), s.body,
+                          after=_end(s.test))
 
     def _s_choose(self, s, d):
         prompt = " " + self.template(s.prompt) if s.prompt is not None else ""
@@ -740,6 +742,7 @@ class _Printer:
             parts += [f"{_brk(0)}where ", self.expr(o.where)]
         if o.label is not None:
             parts.append(f"{_brk(0)}label " + self.template(o.label))
+        parts.append(self.meta(o.meta))
         anchor = o.label or o.where or (o.bindings[-1] if o.bindings else None)
         return self.block(o, d, _cat(*parts), o.body, after=_end(anchor))
 
@@ -994,7 +997,8 @@ class _Printer:
 
     def _sc_expect_option(self, i, d):
         word = "expect option " if i.present else "expect no option "
-        return self.line(i, d, _cat(word, self.expr(i.player), " " + _plain(i.option)))
+        message = _brk(0) + _plain(i.message) if i.message is not None else ""
+        return self.line(i, d, _cat(word, self.expr(i.player), " " + _plain(i.option), message))
 
     def _sc_expect_log(self, i, d):
         return self.line(i, d, [_Line("expect log " + _plain(i.text))])

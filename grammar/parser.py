@@ -559,14 +559,18 @@ class _Builder(Transformer_NonRecursive):
         return _new(A.If, kind="if", branches=branches, otherwise=otherwise, meta=meta, span=_span(m))
 
     def for_stmt(self, c, m):
-        binding, where, body = c
-        return _new(A.For, kind="for", binding=binding, where=where, body=body, span=_span(m))
+        meta, (binding, where, body) = _split_meta(c)
+        return _new(A.For, kind="for", binding=binding, where=where, body=body, meta=meta,
+                    span=_span(m))
 
     def repeat_stmt(self, c, m):
-        return _new(A.Repeat, kind="repeat", count=c[0], body=c[1], span=_span(m))
+        meta, rest = _split_meta(c)
+        return _new(A.Repeat, kind="repeat", count=rest[0], body=rest[1], meta=meta,
+                    span=_span(m))
 
     def while_stmt(self, c, m):
-        return _new(A.While, kind="while", test=c[0], body=c[1], span=_span(m))
+        meta, rest = _split_meta(c)
+        return _new(A.While, kind="while", test=rest[0], body=rest[1], meta=meta, span=_span(m))
 
     def choose_stmt(self, c, m):
         meta, rest = _split_meta(c)
@@ -585,10 +589,10 @@ class _Builder(Transformer_NonRecursive):
                         options=options, otherwise=otherwise, meta=meta, span=_span(m))
 
     def option(self, c, m):
-        name, bindings, where, label, body = c
+        meta, (name, bindings, where, label, body) = _split_meta(c)
         return _new(A.Option, kind="option", name=_name(name), bindings=list(bindings or []),
                         where=where, label=make_template(label) if label is not None else None,
-                        body=body, span=_span(m))
+                        body=body, meta=meta, span=_span(m))
 
     def otherwise(self, c, m):
         return ("otherwise", c[0])
@@ -811,11 +815,13 @@ class _Builder(Transformer_NonRecursive):
 
     def sc_expect_option(self, c, m):
         return _new(A.ScExpectOption, kind="sc_expect_option", player=c[0], option=unescape(c[1]),
-                                present=True, span=_span(m))
+                    present=True, message=unescape(c[2]) if c[2] is not None else None,
+                    span=_span(m))
 
     def sc_expect_no_option(self, c, m):
         return _new(A.ScExpectOption, kind="sc_expect_option", player=c[0], option=unescape(c[1]),
-                                present=False, span=_span(m))
+                    present=False, message=unescape(c[2]) if c[2] is not None else None,
+                    span=_span(m))
 
     def sc_expect_log(self, c, m):
         return _new(A.ScExpectLog, kind="sc_expect_log", text=unescape(c[0]), span=_span(m))

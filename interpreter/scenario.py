@@ -161,10 +161,12 @@ class ScenarioRunner:
         present = item.option in ids or item.option in labels
         if present != item.present:
             shown = ", ".join(ids[:15]) or "none"
+            why = f"{item.message}: " if item.message else ""
             if item.present:
-                self.fail(item, f"`{item.option}` is not a legal option for {show(seat)}",
+                self.fail(item, f"{why}`{item.option}` is not a legal option for {show(seat)}",
                           f"legal options: {shown}")
-            self.fail(item, f"`{item.option}` is a legal option for {show(seat)} but should not be")
+            self.fail(item, f"{why}`{item.option}` is a legal option for {show(seat)} but should "
+                      "not be")
 
     def sc_expect_log(self, item):
         game = self.ensure_game(item)
