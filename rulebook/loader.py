@@ -372,12 +372,14 @@ class _Merger:
 
 
 @lru_cache(maxsize=None)
+@lru_cache(maxsize=None)
 def statement_fields(cls) -> tuple[str, ...]:
     """The fields of a node class through which a `step` can be reached (never expressions)."""
     hints = _field_types(cls)
     return tuple(name for name in cls.model_fields if _reaches_step(hints[name], set()))
 
 
+@lru_cache(maxsize=None)
 def _field_types(cls) -> dict:
     # Evaluated from the class annotations, so it does not depend on pydantic having resolved
     # the forward references yet.
