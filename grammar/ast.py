@@ -768,6 +768,21 @@ class Scenario(Node):
     meta: Meta = Meta()
 
 
+def walk(node):
+    """Every AST node under ``node`` (itself included), in no particular order."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Node):
+            yield n
+            for name in type(n).model_fields:
+                value = getattr(n, name)
+                if isinstance(value, (Node, list)):
+                    stack.append(value)
+        elif isinstance(n, list):
+            stack.extend(n)
+
+
 class Program(Node):
     """One rules file."""
 

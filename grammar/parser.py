@@ -10,8 +10,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token
+from lark.exceptions import UnexpectedInput
 from lark.visitors import Transformer_NonRecursive
 
 from ..validator.diagnostics import Diagnostic, DiagnosticError
@@ -223,20 +223,8 @@ def make_template(tok: Token) -> A.Template:
 
 def _respan(node, tok):
     """Expressions inside a string are located at the string itself."""
-    for n in _walk(node):
+    for n in A.walk(node):
         n.span = _tok_span(tok)
-
-
-def _walk(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Node):
-            yield n
-            for name in type(n).model_fields:
-                stack.append(getattr(n, name))
-        elif isinstance(n, list):
-            stack.extend(n)
 
 
 def _split_meta(children):

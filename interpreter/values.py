@@ -108,21 +108,24 @@ def show(v) -> str:
     return str(v)
 
 
-def to_data(v, seen=None):
-    """A JSON-ready rendering of a value (for views, digests and logs)."""
+def to_data(v, printed: bool = False):
+    """A JSON-ready rendering of a value. Components are named by id; with `printed`, their
+    printed fields come along too (what a player reads on the card, for views)."""
     if v is None or isinstance(v, (bool, int, str)):
         return v
     if isinstance(v, Sym):
         return v.name
     if isinstance(v, Item):
+        if printed:
+            return {"item": v.id, **{k: to_data(x, printed) for k, x in v.fields.items()}}
         return {"item": v.id}
     if isinstance(v, Seat):
         return {"player": v.seat}
     if isinstance(v, list):
-        return [to_data(x) for x in v]
+        return [to_data(x, printed) for x in v]
     if isinstance(v, Grid):
-        return [[to_data(v.cells[v.at(r, c)]) for c in range(1, v.columns + 1)]
+        return [[to_data(v.cells[v.at(r, c)], printed) for c in range(1, v.columns + 1)]
                 for r in range(1, v.rows + 1)]
     if isinstance(v, Struct):
-        return {"record": v.record, **{k: to_data(x) for k, x in v.fields.items()}}
+        return {"record": v.record, **{k: to_data(x, printed) for k, x in v.fields.items()}}
     return repr(v)

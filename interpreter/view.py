@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .game import Game
-from .values import Grid, Item, Seat, Struct, Sym
+from .values import Grid, to_data
 
 
 def can_see(game: Game, viewer: int | None, owner: int, name: str, visibility: str) -> bool:
@@ -26,22 +26,7 @@ def _hidden(value) -> dict:
 
 def render(value):
     """Plain data for a visible value; components show their printed fields."""
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, Sym):
-        return value.name
-    if isinstance(value, Item):
-        return {"item": value.id, **{k: render(v) for k, v in value.fields.items()}}
-    if isinstance(value, Seat):
-        return {"player": value.seat}
-    if isinstance(value, list):
-        return [render(v) for v in value]
-    if isinstance(value, Grid):
-        return [[render(value.cells[value.at(r, c)]) for c in range(1, value.columns + 1)]
-                for r in range(1, value.rows + 1)]
-    if isinstance(value, Struct):
-        return {"record": value.record, **{k: render(v) for k, v in value.fields.items()}}
-    return str(value)
+    return to_data(value, printed=True)
 
 
 def view(game: Game, viewer: int | None) -> dict:

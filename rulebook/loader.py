@@ -153,19 +153,7 @@ def _node_ids(program: A.Program) -> list[int]:
     return ids
 
 
-def walk(node):
-    """Every AST node under ``node`` (itself included), in no particular order."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Node):
-            yield n
-            for name in type(n).model_fields:
-                value = getattr(n, name)
-                if isinstance(value, (A.Node, list)):
-                    stack.append(value)
-        elif isinstance(n, list):
-            stack.extend(x for x in n if isinstance(x, (A.Node, list)))
+walk = A.walk
 
 
 # ---------------------------------------------------------------------------------- the result

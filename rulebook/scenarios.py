@@ -9,17 +9,10 @@ from .validator.diagnostics import Diagnostic, DiagnosticError
 
 
 def collect(paths) -> tuple[list[str], list[Diagnostic]]:
-    files, problems = [], []
-    for p in paths:
-        path = Path(p)
-        if path.is_dir():
-            files.extend(str(f) for f in sorted(path.rglob("*.rules")))
-        elif path.is_file():
-            files.append(str(path))
-        else:
-            problems.append(Diagnostic("E0001", f"no such file or folder: {p}", file=str(p),
-                                       hint="check the path"))
-    return files, problems
+    """The rules files under `paths`, found as `rulebook check` finds them."""
+    from .validator.check import expand_paths
+
+    return expand_paths(paths)
 
 
 def run_file(file: str) -> tuple[list[ScenarioResult], list[Diagnostic]]:
