@@ -53,6 +53,9 @@ class Evaluator:
                         f"{self.limits.max_number:,})", node)
 
     def sized(self, items: list, node) -> list:
+        # Building a collection costs a step per element, so the step budget also bounds how
+        # much memory a ruleset can fill, not only how long it runs.
+        self.tick(node, len(items))
         if len(items) > self.limits.max_collection:
             raise RuleError("E0303", f"a list of {len(items):,} elements is too large (limit "
                             f"{self.limits.max_collection:,})", node)
@@ -244,7 +247,7 @@ class Evaluator:
         if op == "..":
             if b - a + 1 > self.limits.max_collection:
                 raise RuleError("E0303", f"the range {a}..{b} is too large", node)
-            return list(range(a, b + 1))
+            return self.sized(list(range(a, b + 1)), node)
         raise RuleError("E0306", f"unknown operator {op}", node)
 
     def ev_conditional(self, node, env):

@@ -52,3 +52,9 @@ def test_require_failure_reports_its_message():
 def test_too_many_options_are_refused():
     d = _error('global n: int\nplay {\n    choose players[1] { option x for i in 1..9000 { } }\n}\n')
     assert d.code == "E0303"
+
+
+def test_filling_memory_with_big_lists_runs_out_of_steps():
+    d = _error("global big: list of list of int\nplay {\n"
+               "    repeat 1000 times { add 1..90000 to big }\n}\n", Limits(max_steps=1_000_000))
+    assert d.code == "E0301" and d.line == 6
