@@ -333,7 +333,9 @@ class Machine(Evaluator):
             dst[0:0] = moved
         else:
             dst.extend(moved)
-        self.sized(dst, node)
+        if len(dst) > self.limits.max_collection:
+            raise RuleError("E0303", f"a list of {len(dst):,} elements is too large (limit "
+                            f"{self.limits.max_collection:,})", node)
 
     def do_add(self, s, env):
         dst = self.container(s.dest, env)
