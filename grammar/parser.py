@@ -39,31 +39,28 @@ class _BracketNewlines:
     text = ""
 
     def process(self, stream):
-        depth = 0
-        for tok in self._whole_words(stream):
-            if tok.type in ("LPAR", "LSQB"):
-                depth += 1
-            elif tok.type in ("RPAR", "RSQB"):
-                depth = max(0, depth - 1)
-            if tok.type == "_NL" and depth > 0:
-                continue
-            yield tok
-
-    def _whole_words(self, stream):
         text = self.text
+        size = len(text)
+        depth = 0
         skip_to = -1
         for tok in stream:
-            if tok.start_pos is not None and tok.start_pos < skip_to:
-                continue  # the rest of a word already given as one NAME
+            kind = tok.type
             end = tok.end_pos
-            if (tok.type != "NAME" and str(tok)[-1:].isalnum() and end is not None
-                    and end < len(text) and (text[end].isalnum() or text[end] == "_")):
+            if tok.start_pos < skip_to:
+                continue  # the rest of a word already given as one NAME
+            if kind != "NAME" and (end < size and (text[end].isalnum() or text[end] == "_")
+                    and tok.value[-1:].isalnum()):
                 word = _WORD.match(text, tok.start_pos).group(0)
-                glued = Token.new_borrow_pos("NAME", word, tok)
-                glued.end_pos = tok.start_pos + len(word)
-                glued.end_column = tok.column + len(word)
-                skip_to = glued.end_pos
-                yield glued
+                tok = Token.new_borrow_pos("NAME", word, tok)
+                tok.end_pos = tok.start_pos + len(word)
+                tok.end_column = tok.column + len(word)
+                skip_to = tok.end_pos
+                kind = "NAME"
+            if kind == "LPAR" or kind == "LSQB":
+                depth += 1
+            elif kind == "RPAR" or kind == "RSQB":
+                depth = max(0, depth - 1)
+            elif kind == "_NL" and depth > 0:
                 continue
             yield tok
 
