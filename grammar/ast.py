@@ -727,8 +727,11 @@ class ScExpectOption(Node):
 
 
 class ScExpectLog(Node):
+    """``expect log "text" [to p]``: a log line contains the text (one that p may read)."""
+
     kind: Literal["sc_expect_log"]
     text: str
+    to: Expr | None = None
 
 
 class ScExpectError(Node):
@@ -743,6 +746,7 @@ class ScExpectVisibility(Node):
     target: Expr
     viewer: Expr
     visible: bool
+    message: str | None = None
 
 
 class ScPlayToEnd(Node):

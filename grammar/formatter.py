@@ -1001,14 +1001,17 @@ class _Printer:
         return self.line(i, d, _cat(word, self.expr(i.player), " " + _plain(i.option), message))
 
     def _sc_expect_log(self, i, d):
-        return self.line(i, d, [_Line("expect log " + _plain(i.text))])
+        to = _cat(" to ", self.expr(i.to)) if i.to is not None else ""
+        return self.line(i, d, _cat("expect log " + _plain(i.text), to))
 
     def _sc_expect_error(self, i, d):
         return self.line(i, d, [_Line("expect error " + _plain(i.text))])
 
     def _sc_expect_visibility(self, i, d):
         word = "expect visible " if i.visible else "expect hidden "
-        return self.line(i, d, _cat(word, self.expr(i.target), " to ", self.expr(i.viewer)))
+        message = _brk(0) + _plain(i.message) if i.message is not None else ""
+        return self.line(i, d, _cat(word, self.expr(i.target), " to ", self.expr(i.viewer),
+                                    message))
 
     def _sc_play_to_end(self, i, d):
         return self.line(i, d, [_Line("play to end with " + i.agent)])

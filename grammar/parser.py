@@ -809,18 +809,22 @@ class _Builder(Transformer_NonRecursive):
                     span=_span(m))
 
     def sc_expect_log(self, c, m):
-        return _new(A.ScExpectLog, kind="sc_expect_log", text=unescape(c[0]), span=_span(m))
+        return _new(A.ScExpectLog, kind="sc_expect_log", text=unescape(c[0]), to=c[1],
+                    span=_span(m))
 
     def sc_expect_error(self, c, m):
         return _new(A.ScExpectError, kind="sc_expect_error", text=unescape(c[0]), span=_span(m))
 
     def sc_expect_hidden(self, c, m):
-        return _new(A.ScExpectVisibility, kind="sc_expect_visibility", target=c[0], viewer=c[1],
-                                    visible=False, span=_span(m))
+        return self._visibility(c, m, False)
 
     def sc_expect_visible(self, c, m):
+        return self._visibility(c, m, True)
+
+    def _visibility(self, c, m, visible: bool):
         return _new(A.ScExpectVisibility, kind="sc_expect_visibility", target=c[0], viewer=c[1],
-                                    visible=True, span=_span(m))
+                    visible=visible, message=unescape(c[2]) if c[2] is not None else None,
+                    span=_span(m))
 
     def negative_cell(self, c, m):
         return _new(A.IntLit, kind="int", value=-int(c[0]), span=_span(m))

@@ -170,9 +170,15 @@ class ScenarioRunner:
 
     def sc_expect_log(self, item):
         game = self.ensure_game(item)
-        if not any(item.text in e["text"] for e in game.state.log):
-            tail = " | ".join(e["text"] for e in game.state.log[-5:])
-            self.fail(item, f"no log line contains `{item.text}`", f"last lines: {tail}")
+        lines = game.state.log
+        reader = ""
+        if item.to is not None:
+            seat = self.seat_of(item.to, item).seat
+            lines = [e for e in lines if e["to"] is None or seat in e["to"]]
+            reader = f" that player {seat} may read"
+        if not any(item.text in e["text"] for e in lines):
+            tail = " | ".join(e["text"] for e in lines[-5:])
+            self.fail(item, f"no log line{reader} contains `{item.text}`", f"last lines: {tail}")
 
     def sc_expect_error(self, item):
         if self.last_error is None:
@@ -194,7 +200,8 @@ class ScenarioRunner:
         seen = can_see(game, viewer.seat, owner, name, decl.visibility)
         if seen != item.visible:
             what = "sees" if seen else "does not see"
-            self.fail(item, f"{show(viewer)} {what} `{name}`"
+            why = f"{item.message}: " if item.message else ""
+            self.fail(item, f"{why}{show(viewer)} {what} `{name}`"
                       + (f" of player {owner}" if owner else ""))
 
     def sc_play_to_end(self, item):

@@ -189,3 +189,37 @@ play {
     assert "only you drew card 41" in view(g, 1)["log"]
     assert "only you drew card 41" not in view(g, 2)["log"]
     assert "everyone sees this" in view(g, 2)["log"]
+
+
+def test_scenarios_can_say_who_reads_a_log_line(tmp_path):
+    from rulebook.scenarios import run_file
+
+    game = tmp_path / "g.rules"
+    game.write_text(header() + """
+player hand: list of int owner
+play {
+    log "a secret for one" to players[1]
+    choose players[1] "Go" { option ok { } }
+}
+
+scenario "private lines" {
+    players 2
+    expect log "a secret for one" to players[1]
+}
+
+scenario "the other player cannot read it" {
+    players 2
+    expect log "a secret for one" to players[2]
+}
+
+scenario "a visibility claim with its reason" {
+    players 2
+    expect visible players[1].hand to players[2] "hands are private"
+}
+""")
+    results, problems = run_file(str(game))
+    assert not problems
+    assert [r.passed for r in results] == [True, False, False]
+    assert "no log line that player 2 may read contains" in results[1].failures[0].message
+    assert results[2].failures[0].message == (
+        "hands are private: player 2 does not see `hand` of player 1")
