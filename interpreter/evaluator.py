@@ -4,8 +4,6 @@ Dispatch is by the node's ``kind`` tag, to a method named ``ev_<kind>`` (one wal
 """
 from __future__ import annotations
 
-from itertools import product
-
 from ..grammar import ast as A
 from ..validator.builtins import BUILTIN_FUNCTIONS, arity_text
 from .compiler import compile_expr
@@ -611,4 +609,4 @@ def bindings_product(evaluator: Evaluator, bindings, env):
         yield from bindings_product(evaluator, rest, dict(e))
 
 
-__all__ = ["Evaluator", "truth", "bindings_product", "_default_for", "_same", "product"]
+__all__ = ["Evaluator", "truth", "bindings_product", "_default_for", "_same"]

@@ -71,6 +71,7 @@ class Machine(Evaluator):
         self.secret_depth = 0
         self.dirty = False
         self._added: list[list[str]] = []
+        self.pending_chooser = None  # who made the decision whose option body is running
         self._stmt = {}
         for name in dir(self):
             if name.startswith("do_"):
@@ -519,7 +520,6 @@ class Machine(Evaluator):
             to = None
         self.state.add_log(self.render(s.message, env), to=to)
 
-    pending_chooser = None
 
     def do_require(self, s, env):
         if not truth(self.eval(s.test, env), s.test):
@@ -576,7 +576,6 @@ class Machine(Evaluator):
         out: list[OptionInstance] = []
         seen: set[str] = set()
         for opt in s.options:
-            sources = []
             for combo in bindings_product(self, opt.bindings, env):
                 if opt.where is not None and not truth(self.eval(opt.where, combo), opt.where):
                     continue
@@ -597,7 +596,6 @@ class Machine(Evaluator):
                 label = self.render(opt.label, combo) if opt.label else \
                     " ".join([opt.name.replace("_", " ")] + [show(combo[b.name]) for b in opt.bindings])
                 out.append(OptionInstance(oid, label, opt, combo))
-                sources.append(oid)
                 if len(out) > self.limits.max_options:
                     raise RuleError("E0303", f"more than {self.limits.max_options} options at "
                                     "one decision", s, "split the choice into smaller steps")
