@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
+import os
 import subprocess
 import sys
 import tempfile
@@ -41,19 +42,22 @@ def spread(samples: list[float]) -> str:
     return f"min {ms(min(samples))}  median {ms(statistics.median(samples))}  max {ms(max(samples))}"
 
 
-def run_process(args: list[str]) -> tuple[float, int]:
+def run_process(args: list[str], env: dict | None = None) -> tuple[float, int]:
     start = time.perf_counter()
-    proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, **(env or {})})
     return time.perf_counter() - start, proc.returncode
 
 
 def bench_subprocess(repeat: int) -> None:
     print("== as a subprocess (interpreter start-up included)")
-    for label, args in [
-        ("rulebook --help", [sys.executable, "-m", "rulebook", "--help"]),
-        ("rulebook check rulesets/", [sys.executable, "-m", "rulebook", "check", str(RULESETS)]),
+    check = [sys.executable, "-m", "rulebook", "check", str(RULESETS)]
+    for label, args, env in [
+        ("rulebook --help", [sys.executable, "-m", "rulebook", "--help"], None),
+        ("check rulesets/, no disk cache", check, {"RULEBOOK_NO_CACHE": "1"}),
+        ("check rulesets/, disk cache", check, None),
     ]:
-        runs = [run_process(args) for _ in range(repeat)]
+        runs = [run_process(args, env) for _ in range(repeat)]
         codes = sorted({code for _, code in runs})
         print(f"  {label:<28} {spread([t for t, _ in runs])}   exit {codes}")
 

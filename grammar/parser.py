@@ -5,7 +5,6 @@ Every failure becomes a ``Diagnostic``; nothing a user writes can raise a Python
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -68,16 +67,13 @@ class _BracketNewlines:
 def _grammar_cache() -> str | bool:
     """Where Lark keeps its analysed grammar: the user's own cache folder (never a shared
     temporary folder, where another user could plant the file Lark unpickles)."""
-    if os.environ.get("RULEBOOK_NO_CACHE"):
-        return False
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "rulebook")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError:
+    from .cache import cache_dir
+
+    folder = cache_dir()
+    if folder is None:
         return False
     digest = hashlib.sha256(GRAMMAR_FILE.read_bytes()).hexdigest()[:16]
-    return os.path.join(folder, f"grammar-{digest}.lark-cache")
+    return str(folder / f"grammar-{digest}.lark-cache")
 
 
 @lru_cache(maxsize=1)

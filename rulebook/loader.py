@@ -135,12 +135,24 @@ def parse_cached(path: str) -> tuple[str, A.Program]:
     if hit is not None and stamp is not None and hit[0] == stamp:
         return hit[1], hit[2]
     text = read_source(path)
-    program = parse_text(text, path)
+    program = _parse_with_disk_cache(text, path)
     if stamp is not None:
         if hit is not None:
             _NODE_IDS.pop(id(hit[2]), None)
         _PARSED[key] = (stamp, text, program)
     return text, program
+
+
+def _parse_with_disk_cache(text: str, path: str) -> A.Program:
+    """Parse, or take the tree this exact text produced before (grammar/cache.py)."""
+    from .grammar import cache
+
+    key = cache.key_of(text + "\0" + path, "parse")  # spans and messages name the file
+    program = cache.load(key)
+    if not isinstance(program, A.Program):
+        program = parse_text(text, path)
+        cache.store(key, program)
+    return program
 
 
 def _node_ids(program: A.Program) -> list[int]:

@@ -45,10 +45,15 @@ def check_path(path: str | Path) -> CheckResult:
         _add_source(result, file)
         return result
     result.sources[file] = text
-    problems = validate_program(program, file)
-    if problems:
-        result.diagnostics = problems
-        return result
+    from ..grammar import cache
+
+    valid_key = cache.key_of(text + "\0" + file, "schema-valid")
+    if cache.load(valid_key) is not True:
+        problems = validate_program(program, file)
+        if problems:
+            result.diagnostics = problems
+            return result
+        cache.store(valid_key, True)
     found: list[Diagnostic] = []
     for checked, file_of, sources, scenarios_only in _programs_to_check(program, file, found):
         result.sources.update(sources)

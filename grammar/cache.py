@@ -1,0 +1,73 @@
+"""A per-user cache of work that depends only on a file's text: its syntax tree, and the fact that
+the tree passed the JSON Schema. Unchanged files are then not parsed or validated again, so
+checking a folder of rules that mostly did not change is quick.
+
+Entries are keyed by a hash of the text and of the code that produced them (grammar, AST classes,
+parser, schema), so any change to either makes a new entry. Only successes are stored. The folder is
+the user's own (mode 0700); `RULEBOOK_NO_CACHE=1` turns the cache off.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+_HERE = Path(__file__).parent
+_CODE = ("rules.lark", "ast.py", "parser.py", "syntax_errors.py")
+
+
+def cache_dir() -> Path | None:
+    if os.environ.get("RULEBOOK_NO_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "rulebook"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder
+
+
+@lru_cache(maxsize=1)
+def _code_fingerprint() -> bytes:
+    h = hashlib.sha256()
+    for name in _CODE:
+        h.update((_HERE / name).read_bytes())
+    schema = _HERE.parent / "validator" / "ast.schema.json"
+    if schema.exists():
+        h.update(schema.read_bytes())
+    return h.digest()
+
+
+def key_of(text: str, purpose: str) -> str:
+    h = hashlib.sha256(_code_fingerprint())
+    h.update(purpose.encode())
+    h.update(text.encode("utf-8"))
+    return h.hexdigest()
+
+
+def load(key: str):
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        with open(folder / f"{key}.pickle", "rb") as f:
+            return pickle.load(f)
+    except Exception:  # noqa: BLE001 - a missing, partial or stale entry is simply a miss
+        return None
+
+
+def store(key: str, value) -> None:
+    folder = cache_dir()
+    if folder is None:
+        return
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, folder / f"{key}.pickle")  # atomic: readers never see half an entry
+    except Exception:  # noqa: BLE001 - a cache that cannot be written only costs speed
+        pass
