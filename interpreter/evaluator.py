@@ -163,6 +163,8 @@ class Evaluator:
         if isinstance(obj, Grid):
             return obj.cells[self.grid_pos(obj, idx, node)]
         if isinstance(obj, list):
+            if len(idx) == 1 and isinstance(idx[0], list):  # xs[1..3]: several positions
+                return [obj[self.list_pos(obj, [i], node)] for i in idx[0]]
             return obj[self.list_pos(obj, idx, node)]
         raise RuleError("E0306", f"cannot index {type_name(obj)} `{show(obj)}`", node)
 

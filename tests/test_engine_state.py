@@ -223,3 +223,11 @@ scenario "a visibility claim with its reason" {
     assert "no log line that player 2 may read contains" in results[1].failures[0].message
     assert results[2].failures[0].message == (
         "hands are private: player 2 does not see `hand` of player 1")
+
+
+def test_a_list_of_positions_picks_several_elements():
+    g = game_of(header() + """
+global picked: list of int
+play { set picked = [10, 20, 30, 40][2..3] + [10, 20, 30, 40][[-1, 1]] }
+""")
+    assert g.state.globals["picked"] == [20, 30, 40, 10]
