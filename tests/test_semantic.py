@@ -530,3 +530,13 @@ def test_the_builtin_table_is_what_the_engine_implements():
 
     implemented = {name[3:] for name in dir(Evaluator) if name.startswith("bi_")}
     assert implemented == set(BUILTIN_FUNCTIONS)
+
+
+def test_a_list_of_positions_is_a_valid_index():
+    from rulebook.grammar.parser import parse_text
+    from rulebook.validator.semantic import check_program
+
+    program = parse_text('game "T" {\n    players 2\n}\nglobal picked: list of int\n'
+                         'play { set picked = [10, 20, 30][2..3] }\n'
+                         'winner p in players by size(picked)\n', "t.rules")
+    assert [d.code for d in check_program(program, lambda n: "t.rules")] == []

@@ -829,8 +829,13 @@ class _Checker:
         return self._index(e, self.expr(e.obj, env), env)
 
     def _index(self, e: A.Index, obj: Ty, env) -> Ty:
-        for i in e.indices:
-            self.want(i, self.expr(i, env), INT, "a position")
+        kinds = [self.expr(i, env) for i in e.indices]
+        if obj.kind == "list" and len(kinds) == 1 and kinds[0].kind == "list":
+            # xs[1..3]: a list of positions picks several elements
+            self.want(e.indices[0], elem_of(kinds[0]), INT, "a position")
+            return obj
+        for i, t in zip(e.indices, kinds):
+            self.want(i, t, INT, "a position")
         if obj.kind == "grid" and len(e.indices) != 2:
             self.report("E0210", "a grid cell is written `grid[row, column]`", e)
         elif obj.kind == "list" and len(e.indices) != 1:
