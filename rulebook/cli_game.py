@@ -130,6 +130,13 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json):
     rules = _load(ruleset)
     if games < 1 or jobs < 1:
         raise click.BadParameter("--games and --jobs must be at least 1")
+    if players is not None and not rules.min_players <= players <= rules.max_players:
+        from .validator.diagnostics import Diagnostic
+
+        span = f"{rules.min_players}" + (f" to {rules.max_players}"
+                                         if rules.max_players != rules.min_players else "")
+        _fail([Diagnostic("E0315", f"{rules.title} is for {span} players, not {players}",
+                          hint="choose a player count the game allows, or one of its variants")])
     bar = None
     if sys.stderr.isatty():
         from rich.progress import Progress
@@ -157,8 +164,9 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json):
         click.echo(f"  decisions per game: mean {d['mean']}, min {d['min']}, max {d['max']}")
         click.echo(f"  rounds per game: mean {r['mean']}, min {r['min']}, max {r['max']}")
         for e in summary["first_errors"]:
-            click.echo(f"  error in game {e['game']} (seed {e['seed']}): {e.get('file')}:"
-                       f"{e.get('line')}:{e.get('column')}: {e['code']}: {e['message']}")
+            where = ":".join(str(e[k]) for k in ("file", "line", "column") if e.get(k))
+            click.echo(f"  error in game {e['game']} (seed {e['seed']}): "
+                       f"{where + ': ' if where else ''}{e['code']}: {e['message']}")
     rate = summary["total_decisions"] / seconds if seconds > 0 else 0.0
     click.echo(f"time {seconds:.2f} s, {games / seconds:.1f} games/s, {rate:.0f} decisions/s, "
                f"jobs {jobs}", err=True)
