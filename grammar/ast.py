@@ -252,12 +252,14 @@ class Let(Node):
     kind: Literal["let"]
     name: str
     value: Expr
+    meta: Meta = Meta()
 
 
 class Set(Node):
     kind: Literal["set"]
     target: Expr
     value: Expr
+    meta: Meta = Meta()
 
 
 class Change(Node):
@@ -265,6 +267,7 @@ class Change(Node):
     op: Literal["increase", "decrease"]
     target: Expr
     amount: Expr
+    meta: Meta = Meta()
 
 
 class Move(Node):
@@ -274,6 +277,7 @@ class Move(Node):
     source: Expr
     dest: Expr
     place: Literal["top", "bottom"] | None = None  # None: at the end (bottom)
+    meta: Meta = Meta()
 
 
 class Add(Node):
@@ -283,6 +287,7 @@ class Add(Node):
     value: Expr
     dest: Expr
     place: Literal["top", "bottom"] | None = None
+    meta: Meta = Meta()
 
 
 class Remove(Node):
@@ -291,11 +296,13 @@ class Remove(Node):
     kind: Literal["remove"]
     value: Expr
     source: Expr
+    meta: Meta = Meta()
 
 
 class Shuffle(Node):
     kind: Literal["shuffle"]
     target: Expr
+    meta: Meta = Meta()
 
 
 class Branch(Node):
@@ -405,6 +412,7 @@ class Turn(Node):
 
 class EndGame(Node):
     kind: Literal["end_game"]
+    meta: Meta = Meta()
 
 
 class Stop(Node):
@@ -421,23 +429,27 @@ class Log(Node):
     kind: Literal["log"]
     message: Template
     to: Expr | None = None
+    meta: Meta = Meta()
 
 
 class Reveal(Node):
     kind: Literal["reveal"]
     target: Expr
     to: Expr | None = None
+    meta: Meta = Meta()
 
 
 class Hide(Node):
     kind: Literal["hide"]
     target: Expr
+    meta: Meta = Meta()
 
 
 class Trigger(Node):
     kind: Literal["trigger"]
     event: str
     args: list[Expr]
+    meta: Meta = Meta()
 
 
 class Award(Node):
@@ -457,12 +469,14 @@ class CallProcedure(Node):
     kind: Literal["do"]
     name: str
     args: list[Expr]
+    meta: Meta = Meta()
 
 
 class Require(Node):
     kind: Literal["require"]
     test: Expr
     message: Template
+    meta: Meta = Meta()
 
 
 Stmt = Annotated[

@@ -43,6 +43,10 @@ _CHAINS = {OR, AND, ADD}  # a too-long line may break before these operators
 _MARK = re.compile("([\x00\x02])(\\d+)\x01")
 
 
+# One-line statements that may end with `cite "..."`.
+_CITABLE_LINES = frozenset(['add', 'change', 'do', 'end_game', 'hide', 'let', 'log', 'move', 'remove', 'require', 'reveal', 'set', 'shuffle', 'trigger'])
+
+
 def _brk(level: int) -> str:
     return f"\x00{level}\x01"
 
@@ -576,6 +580,8 @@ class _Printer:
     # ------------------------------------------------------------------ lines and blocks
     def line(self, node, depth: int, doc: Doc) -> Doc:
         """A statement or declaration written on one line (or continued with `\\`)."""
+        if node.kind in _CITABLE_LINES:
+            doc = _cat(doc, self.meta(node.meta))
         return _nest(_anchor(_resolve(doc, depth), node), depth)
 
     def braced(self, node, depth: int, header: Doc, inner: Doc, after=None,

@@ -255,11 +255,19 @@ class _Builder(Transformer_NonRecursive):
     def __default__(self, data, children, meta):
         raise _BuildError("E0199", f"internal: no builder for `{data}`", None)
 
+    # One-line statements that may end with `cite "..."` (and `assumed "..."`).
+    _CITABLE = frozenset(['add_stmt', 'call_stmt', 'change_stmt', 'end_stmt', 'hide_stmt', 'let_stmt', 'log_stmt', 'move_stmt', 'remove_stmt', 'require_stmt', 'reveal_stmt', 'set_stmt', 'shuffle_stmt', 'trigger_stmt'])
+
     def _call_userfunc(self, tree, new_children=None):
         children = new_children if new_children is not None else tree.children
         f = getattr(self, tree.data, None)
         if f is None:
             return self.__default__(tree.data, children, tree.meta)
+        if tree.data in self._CITABLE:
+            meta, children = _split_meta(children)
+            node = f(children, tree.meta)
+            node.meta = meta
+            return node
         return f(children, tree.meta)
 
     # --- top level
