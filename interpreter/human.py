@@ -82,7 +82,8 @@ class HumanAgent:
         self.write(f"\nYour decision: {pending.get('prompt') or 'Choose'}")
         for i, (_, label) in enumerate(options, 1):
             self.write(f"  {i:>3}) {label}")
-        self.write("  [u] undo last decision  [s] save  [q] save and quit  [l] log  [v] view")
+        self.write("  type a number (or an option id)  [u] undo last decision  [s] save  "
+                   "[q] save and quit  [l] log  [v] view")
         while True:
             try:
                 answer = self.read("> ").strip().lower()
