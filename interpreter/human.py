@@ -86,9 +86,10 @@ class HumanAgent:
                    "[q] save and quit  [l] log  [v] view")
         while True:
             try:
-                answer = self.read("> ").strip().lower()
+                raw = self.read("> ").strip()
             except EOFError:
                 return "!quit"
+            answer = raw.lower()
             if answer in COMMANDS:
                 return COMMANDS[answer]
             if answer == "l":
@@ -100,8 +101,8 @@ class HumanAgent:
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 return options[int(answer) - 1][0]
             ids = [o for o, _ in options]
-            if answer in ids:
-                return answer
+            if raw in ids:
+                return raw
             self.write(f"Type a number from 1 to {len(options)}, or u, s, q, l, v.")
 
 
