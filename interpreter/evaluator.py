@@ -226,6 +226,10 @@ class Evaluator:
         if op == "+" and isinstance(a, list) and isinstance(b, list):
             return self.sized(a + b, node)
         if op == "+" and isinstance(a, str) and isinstance(b, str):
+            if len(a) + len(b) > self.limits.max_collection:
+                raise RuleError("E0303", f"a text of {len(a) + len(b):,} characters is too long "
+                                f"(limit {self.limits.max_collection:,})", node)
+            self.tick(node, (len(a) + len(b)) // 64)
             return a + b
         if op in ("<", "<=", ">", ">="):
             if isinstance(a, Sym) and isinstance(b, Sym) and a.enum == b.enum:

@@ -58,3 +58,8 @@ def test_filling_memory_with_big_lists_runs_out_of_steps():
     d = _error("global big: list of list of int\nplay {\n"
                "    repeat 1000 times { add 1..90000 to big }\n}\n", Limits(max_steps=1_000_000))
     assert d.code == "E0301" and d.line == 6
+
+
+def test_doubling_a_text_is_stopped_before_it_fills_memory():
+    d = _error('global s: text = "ab"\nplay {\n    while true { set s = s + s }\n}\n')
+    assert d.code == "E0303" and d.line == 6
