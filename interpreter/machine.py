@@ -576,17 +576,11 @@ class Machine(Evaluator):
         out: list[OptionInstance] = []
         seen: set[str] = set()
         for opt in s.options:
-            for combo in bindings_product(self, opt.bindings, env):
+            for combo, positions in self._combinations(opt.bindings, dict(env), ()):
                 if opt.where is not None and not truth(self.eval(opt.where, combo), opt.where):
                     continue
-                tokens = []
-                for b in opt.bindings:
-                    v = combo[b.name]
-                    src = self.eval(b.source, combo) if not isinstance(v, (int, str, Sym, Seat, Item)) else None
-                    pos = 0
-                    if isinstance(src, list):
-                        pos = next((k + 1 for k, x in enumerate(src) if x is v), 0)
-                    tokens.append(option_token(v, pos))
+                tokens = [option_token(combo[b.name], pos)
+                          for b, pos in zip(opt.bindings, positions)]
                 oid = ":".join([opt.name] + tokens)
                 base, n = oid, 2
                 while oid in seen:
@@ -602,6 +596,25 @@ class Machine(Evaluator):
         if s.optional and out:
             out.append(OptionInstance("skip", "Skip", None, env))
         return out
+
+    def _combinations(self, bindings, env, positions):
+        """Every combination of an option's bindings, with each value's 1-based position in the
+        list it came from (each source is evaluated once per combination of the ones before)."""
+        if not bindings:
+            yield dict(env), positions
+            return
+        first, rest = bindings[0], bindings[1:]
+        source = self.eval(first.source, env)
+        if isinstance(source, Grid):
+            source = source.cells
+        if not isinstance(source, list):
+            raise RuleError("E0306", f"`{first.name} in ...` needs a list, not "
+                            f"{type_name(source)}", first)
+        for k, value in enumerate(list(source), 1):
+            self.tick(first)
+            env[first.name] = value
+            yield from self._combinations(rest, env, positions + (k,))
+        env.pop(first.name, None)
 
     def do_choose(self, s, env):
         player = self.eval(s.player, env)
