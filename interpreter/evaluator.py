@@ -274,7 +274,7 @@ class Evaluator:
         record = self.rules.records.get(node.record)
         if record is None:
             raise RuleError("E0311", f"unknown record `{node.record}`", node)
-        fields = {f.name: _default_for(f.type) for f in record.fields}
+        fields = {f.name: self.default_for(f.type, f) for f in record.fields}
         for f in node.fields:
             if f.name not in fields:
                 raise RuleError("E0311", f"a {node.record} has no field `{f.name}`", f)
@@ -554,6 +554,20 @@ class Evaluator:
             best = max(best, total)
         return best
 
+    # ------------------------------------------------------------------------ new values
+    def new_grid(self, t, fill, node) -> Grid:
+        cells = t.rows * t.columns
+        if cells > self.limits.max_collection:
+            raise RuleError("E0303", f"a {t.rows} by {t.columns} grid has {cells:,} cells (limit "
+                            f"{self.limits.max_collection:,})", node)
+        self.tick(node, cells)
+        return Grid(t.rows, t.columns, fill)
+
+    def default_for(self, t, node):
+        if t is not None and t.kind == "grid_type":
+            return self.new_grid(t, None, node)
+        return _default_for(t)
+
     # ------------------------------------------------------------------ variable references
     def var_key(self, target, env):
         """(seat number or 0, variable name) of a state variable written as `x` or `p.x`."""
@@ -593,13 +607,12 @@ def _as_list(v, node) -> list:
 
 
 def _default_for(t) -> object:
+    """The value a variable or field of type `t` starts with (grids: see Evaluator.new_grid)."""
     if t is None:
         return None
     kind = t.kind
     if kind in ("list_type", "deck_type"):
         return []
-    if kind == "grid_type":
-        return Grid(t.rows, t.columns)
     if kind == "named_type":
         return {"int": 0, "bool": False, "text": ""}.get(t.name)
     return None
@@ -615,4 +628,4 @@ def bindings_product(evaluator: Evaluator, bindings, env):
         yield from bindings_product(evaluator, rest, dict(e))
 
 
-__all__ = ["Evaluator", "truth", "bindings_product", "_default_for", "_same"]
+__all__ = ["Evaluator", "truth", "bindings_product", "_same"]

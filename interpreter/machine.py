@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ..grammar import ast as A
 from .errors import RuleError
-from .evaluator import Evaluator, _default_for, _same, bindings_product, truth
+from .evaluator import Evaluator, _same, bindings_product, truth
 from .rules import Rules
 from .state import GameState, Limits
 from .values import Grid, Item, Seat, Struct, Sym, show, type_name
@@ -92,11 +92,11 @@ class Machine(Evaluator):
         t = decl.type
         if t.kind == "grid_type":
             fill = self.eval(decl.initial, env) if decl.initial is not None else None
-            return Grid(t.rows, t.columns, fill)
+            return self.new_grid(t, fill, decl)
         if decl.initial is not None:
             v = self.eval(decl.initial, env)
             return list(v) if isinstance(v, list) else self.clamp(decl, v, env)
-        return _default_for(t)
+        return self.default_for(t, decl)
 
     def clamp(self, decl: A.StateDecl, value, env):
         if decl.at_least is not None:

@@ -63,3 +63,8 @@ def test_filling_memory_with_big_lists_runs_out_of_steps():
 def test_doubling_a_text_is_stopped_before_it_fills_memory():
     d = _error('global s: text = "ab"\nplay {\n    while true { set s = s + s }\n}\n')
     assert d.code == "E0303" and d.line == 6
+
+
+def test_a_huge_grid_is_refused():
+    d = _error("global board: grid 100000000000000000 by 3 of int?\n")
+    assert d.code == "E0303" and d.line == 4
