@@ -72,6 +72,17 @@ def render_view(view: dict, log_lines: int = 8) -> str:
     return "\n".join(out)
 
 
+def option_lines(options: list[tuple[str, str]], width: int = 100) -> list[str]:
+    """Numbered options, one per line; many short ones (a number from 1 to 99) in columns."""
+    items = [f"{i:>3}) {label}" for i, (_, label) in enumerate(options, 1)]
+    widest = max((len(x) for x in items), default=0)
+    if len(items) <= 15 or widest > 30:
+        return ["  " + x for x in items]
+    per_row = max(1, (width - 2) // (widest + 2))
+    return ["  " + "  ".join(x.ljust(widest) for x in items[i:i + per_row]).rstrip()
+            for i in range(0, len(items), per_row)]
+
+
 class HumanAgent:
     def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print):
         self.read, self.write = read, write
@@ -80,8 +91,8 @@ class HumanAgent:
         self.write(render_view(view))
         pending = view["pending"] or {}
         self.write(f"\nYour decision: {pending.get('prompt') or 'Choose'}")
-        for i, (_, label) in enumerate(options, 1):
-            self.write(f"  {i:>3}) {label}")
+        for line in option_lines(options):
+            self.write(line)
         self.write("  type a number (or an option id)  [u] undo last decision  [s] save  "
                    "[q] save and quit  [l] log  [v] view")
         while True:

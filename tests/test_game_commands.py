@@ -95,3 +95,12 @@ def test_replay_prints_the_log_and_refuses_a_corrupt_save(tmp_path):
     save.write_text("{not json")
     broken = run("replay", str(save), "--ruleset", TTT)
     assert broken.exit_code == 1 and "E0314" in broken.output
+
+
+def test_many_short_options_are_listed_in_columns():
+    from rulebook.interpreter.human import option_lines
+
+    lines = option_lines([(f"bid:{n}", f"Bid {n}") for n in range(1, 41)])
+    assert len(lines) < 10 and "40) Bid 40" in lines[-1]
+    few = option_lines([("a", "Take a card"), ("b", "Pass")])
+    assert few == ["    1) Take a card", "    2) Pass"]
