@@ -1,5 +1,6 @@
-"""Statements and flow. Each ``do_<kind>`` is a generator: it yields a ``Decision`` whenever a
-player must choose, and receives the chosen option id back. The engine itself never waits.
+"""Statements and flow. ``do_<kind>`` runs one statement; the ones that may lead to a decision are
+generators that yield a ``Decision`` whenever a player must choose and receive the chosen option
+id back. The engine itself never waits: the caller (``game.Game``) resumes it.
 """
 from __future__ import annotations
 
@@ -13,16 +14,17 @@ from .state import GameState, Limits
 from .values import Grid, Item, Seat, Struct, Sym, show, type_name
 
 
+# Control-flow signals, raised by `end game`, `stop` and `pass` and caught by what they end.
 class _EndGame(Exception):
-    pass
+    """`end game`: caught by the game's run, which goes on to scoring."""
 
 
 class _Stop(Exception):
-    pass
+    """`stop`: caught by the innermost loop."""
 
 
 class _Pass(Exception):
-    pass
+    """`pass`: caught by `turns`, which marks the player as passed."""
 
 
 RECOMPUTE = object()  # sent back into a decision after the state was changed from outside
