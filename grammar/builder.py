@@ -1,0 +1,769 @@
+"""Lark's parse tree to the typed AST: one method per grammar rule (Lark dispatches by name).
+
+Nodes are built without pydantic validation (`_new`): the builder gives every field its type, and
+the whole tree is checked against the JSON Schema right after parsing.
+"""
+from __future__ import annotations
+
+from lark import Token
+from lark.exceptions import UnexpectedInput
+from lark.visitors import Transformer_NonRecursive
+
+from . import ast as A
+
+
+def _span(meta) -> A.Span | None:
+    if meta is None or getattr(meta, "empty", True):
+        return None
+    return _new(A.Span, 
+        line=meta.line, column=meta.column, end_line=meta.end_line, end_column=meta.end_column
+    )
+
+
+def _tok_span(tok: Token) -> A.Span:
+    return _new(A.Span, 
+        line=tok.line, column=tok.column, end_line=tok.end_line or tok.line,
+        end_column=tok.end_column or tok.column,
+    )
+
+
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "\\{", "}": "\\}"}
+
+
+def _new(cls, **fields):
+    """Build a node without pydantic validation: the builder already produces the right types,
+    and the whole tree is checked against the JSON Schema right after parsing."""
+    return cls.model_construct(**fields)
+
+
+class _Block(list):
+    """A list of statements (distinguishable from other children)."""
+
+
+class _Bindings(list):
+    pass
+
+
+class _MetaItem(tuple):
+    pass
+
+
+class _Keys(list):
+    pass
+
+
+def unescape(tok: Token) -> str:
+    body = tok[1:-1]
+    out = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            if nxt == "u" and i + 2 < len(body) and body[i + 2] == "{":
+                end = body.find("}", i + 3)
+                if end != -1:
+                    code = body[i + 3 : end]
+                    try:
+                        out.append(chr(int(code, 16)))
+                    except (ValueError, OverflowError):
+                        raise _BuildError("E0104", f"invalid unicode escape `\\u{{{code}}}`", tok,
+                                          "write \\u{XXXX} with 1 to 6 hexadecimal digits")
+                    i = end + 1
+                    continue
+            if nxt in _ESCAPES:
+                out.append(_ESCAPES[nxt])
+                i += 2
+                continue
+            raise _BuildError("E0104", f"unknown escape `\\{nxt}` in a string", tok,
+                              'use \\n, \\t, \\", \\\\, \\{, \\} or \\u{XXXX}')
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+class _BuildError(Exception):
+    def __init__(self, code, message, tok, hint=None):
+        self.code, self.message, self.tok, self.hint = code, message, tok, hint
+
+
+def _plain(s: str) -> str:
+    return s.replace("\\{", "{").replace("\\}", "}")
+
+
+def make_template(tok: Token) -> A.Template:
+    """Split a string into text and ``{expression}`` parts."""
+    raw = unescape(tok)
+    parts: list = []
+    buf = ""
+    i = 0
+    while i < len(raw):
+        if raw.startswith("\\{", i) or raw.startswith("\\}", i):
+            buf += raw[i + 1]
+            i += 2
+            continue
+        ch = raw[i]
+        if ch == "{":
+            end = raw.find("}", i)
+            if end == -1:
+                raise _BuildError("E0105", "a `{` in this string is never closed", tok,
+                                  "close the hole with `}` or write `\\{` for a literal brace")
+            source = raw[i + 1 : end]
+            if buf:
+                parts.append(_new(A.TextPart, kind="text_part", text=buf, span=_tok_span(tok)))
+                buf = ""
+            try:
+                from .parser import _parse  # the parser uses this module: import late
+
+                tree = _parse(source, "expr")
+                expr = _Builder().transform(tree)
+            except UnexpectedInput:
+                raise _BuildError("E0105", f"`{{{source}}}` in this string is not an expression",
+                                  tok, "write a valid expression between the braces")
+            _respan(expr, tok)
+            parts.append(_new(A.ExprPart, kind="expr_part", expr=expr, span=_tok_span(tok)))
+            i = end + 1
+            continue
+        buf += ch
+        i += 1
+    if buf or not parts:
+        parts.append(_new(A.TextPart, kind="text_part", text=buf, span=_tok_span(tok)))
+    return _new(A.Template, kind="template", parts=parts, span=_tok_span(tok))
+
+
+def _respan(node, tok):
+    """Expressions inside a string are located at the string itself."""
+    for n in A.walk(node):
+        n.span = _tok_span(tok)
+
+
+def _split_meta(children):
+    cite, assumed, rest = [], None, []
+    for c in children:
+        if isinstance(c, _MetaItem):
+            if c[0] == "cite":
+                cite.append(c[1])
+            else:
+                assumed = c[1]
+        else:
+            rest.append(c)
+    return _new(A.Meta, cite=cite, assumed=assumed), rest
+
+
+def _name(tok) -> str:
+    return str(tok)
+
+
+def _lit_value(node):
+    if isinstance(node, A.IntLit):
+        return node.value
+    if isinstance(node, A.StrLit):
+        return node.value
+    if isinstance(node, A.Template):
+        return "".join(p.text for p in node.parts if isinstance(p, A.TextPart))
+    if isinstance(node, A.BoolLit):
+        return node.value
+    return None
+
+
+class _Builder(Transformer_NonRecursive):
+    """Turns Lark's parse tree into AST nodes. One method per grammar rule (Lark dispatches)."""
+
+    def __default__(self, data, children, meta):
+        raise _BuildError("E0199", f"internal: no builder for `{data}`", None)
+
+    # One-line statements that may end with `cite "..."` (and `assumed "..."`).
+    _CITABLE = frozenset(['add_stmt', 'call_stmt', 'change_stmt', 'end_stmt', 'hide_stmt', 'let_stmt', 'log_stmt', 'move_stmt', 'remove_stmt', 'require_stmt', 'reveal_stmt', 'set_stmt', 'shuffle_stmt', 'trigger_stmt'])
+
+    def _call_userfunc(self, tree, new_children=None):
+        children = new_children if new_children is not None else tree.children
+        f = getattr(self, tree.data, None)
+        if f is None:
+            return self.__default__(tree.data, children, tree.meta)
+        if tree.data in self._CITABLE:
+            meta, children = _split_meta(children)
+            node = f(children, tree.meta)
+            node.meta = meta
+            return node
+        return f(children, tree.meta)
+
+    # --- top level
+    def start(self, c, m):
+        prog = _new(A.Program, kind="program", span=_span(m))
+        for item in c:
+            if item is None:
+                continue
+            if isinstance(item, (A.GameHeader, A.VariantHeader)):
+                if prog.header is not None:
+                    raise _BuildError("E0110", "a file has only one `game` or `variant` header",
+                                      _NodeLoc(item), "remove the second header")
+                prog.header = item
+            elif isinstance(item, (A.Override, A.StepPatch)):
+                prog.overrides.append(item)
+            elif isinstance(item, A.Scenario):
+                prog.scenarios.append(item)
+            else:
+                prog.declarations.append(item)
+        return prog
+
+    def header(self, c, m):
+        return c[0]
+
+    def _header_fields(self, fields):
+        out = {}
+        for f in fields:
+            out[f[0]] = f[1]
+        return out
+
+    def game_header(self, c, m):
+        meta, rest = _split_meta(c)
+        title = unescape(rest[0])
+        f = self._header_fields(rest[1:])
+        lo, hi = f.get("players", (None, None))
+        if lo is None:
+            raise _BuildError("E0111", "the game header must say how many players: `players 3 to 5`",
+                              rest[0], "add a line `players N` or `players N to M` in the header")
+        return _new(A.GameHeader, kind="game", title=title, min_players=lo, max_players=hi,
+                            source=f.get("source"), meta=meta, span=_span(m))
+
+    def variant_header(self, c, m):
+        meta, rest = _split_meta(c)
+        f = self._header_fields(rest[2:])
+        lo, hi = f.get("players", (None, None))
+        return _new(A.VariantHeader, kind="variant", title=unescape(rest[0]), extends=unescape(rest[1]),
+                               min_players=lo, max_players=hi, source=f.get("source"), meta=meta,
+                               span=_span(m))
+
+    def players_field(self, c, m):
+        lo = int(c[0])
+        hi = int(c[1]) if c[1] is not None else lo
+        return ("players", (lo, hi))
+
+    def source_field(self, c, m):
+        return ("source", unescape(c[0]))
+
+    def cite_clause(self, c, m):
+        return _MetaItem(("cite", unescape(c[0])))
+
+    def assumed_clause(self, c, m):
+        return _MetaItem(("assumed", unescape(c[0])))
+
+    # --- declarations
+    def enum_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.EnumDecl, kind="enum", name=_name(rest[0]), members=rest[1:], meta=meta,
+                          span=_span(m))
+
+    def enum_member(self, c, m):
+        return _new(A.EnumMember, kind="enum_member", name=_name(c[0]),
+                            label=unescape(c[1]) if c[1] is not None else None, span=_span(m))
+
+    def record_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.RecordDecl, kind="record", name=_name(rest[0]),
+                            fields=[f for f in rest[1:] if f is not None], meta=meta,
+                            span=_span(m))
+
+    def field_decl(self, c, m):
+        return _new(A.FieldDecl, kind="field_decl", name=_name(c[0]), type=c[1], span=_span(m))
+
+    def table_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        name, record, header, *rows = rest
+        for row in rows:
+            if len(row.values) != len(header):
+                raise _BuildError(
+                    "E0120",
+                    f"this row has {len(row.values)} values but the table has {len(header)} columns",
+                    _NodeLoc(row), f"give one value for each column: {' | '.join(header)}")
+        return _new(A.TableDecl, kind="table", name=_name(name), record=_name(record), columns=header,
+                           rows=rows, meta=meta, span=_span(m))
+
+    def table_header(self, c, m):
+        return [_name(t) for t in c]
+
+    def table_row(self, c, m):
+        for v in c:
+            if isinstance(v, A.Template):
+                raise _BuildError("E0121", "a table cell is a plain value; `{...}` holes are not "
+                                  "allowed in it", _NodeLoc(v), "write `\\{` for a brace")
+        return _new(A.TableRow, kind="row", values=[_lit_value(v) for v in c], span=_span(m))
+
+    def const_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.ConstDecl, kind="const", name=_name(rest[0]), value=rest[1], meta=meta,
+                           span=_span(m))
+
+    def state_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        scope, name, typ, initial, *opts = rest
+        kw = {}
+        for o in opts:
+            kw[o[0]] = o[1]
+        return _new(A.StateDecl, kind="state", scope=str(scope), name=_name(name), type=typ,
+                           initial=initial, meta=meta, span=_span(m), **kw)
+
+    def visibility_option(self, c, m):
+        return ("visibility", str(c[0]))
+
+    def min_option(self, c, m):
+        return ("at_least", c[0])
+
+    def max_option(self, c, m):
+        return ("at_most", c[0])
+
+    def stacked_option(self, c, m):
+        return ("stacked", True)
+
+    def params(self, c, m):
+        return [_name(t) for t in c]
+
+    def define_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.DefineDecl, kind="define", name=_name(rest[0]), params=rest[1] or [],
+                            body=rest[2], meta=meta, span=_span(m))
+
+    def procedure_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.ProcedureDecl, kind="procedure", name=_name(rest[0]), params=rest[1] or [],
+                               body=rest[2], meta=meta, span=_span(m))
+
+    def setup_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.SetupDecl, kind="setup", body=rest[0], meta=meta, span=_span(m))
+
+    def play_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.PlayDecl, kind="play", body=rest[0], meta=meta, span=_span(m))
+
+    def scoring_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.ScoringDecl, kind="scoring", body=rest[0], meta=meta, span=_span(m))
+
+    def winner_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.WinnerDecl, kind="winner", binding=rest[0], keys=rest[1:], meta=meta,
+                            span=_span(m))
+
+    def reaction_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.ReactionDecl, kind="reaction", name=_name(rest[0]), bindings=rest[1],
+                              condition=rest[2], body=rest[3], meta=meta, span=_span(m))
+
+    def event_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.EventDecl, kind="event", name=_name(rest[0]), params=rest[1] or [], body=rest[2],
+                           meta=meta, span=_span(m))
+
+    def modifier_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        name, target, params, op, value, when = rest
+        return _new(A.ModifierDecl, kind="modifier", name=_name(name), target=_name(target),
+                              params=params or [], op=str(op), value=value, when=when,
+                              meta=meta, span=_span(m))
+
+    def automaton_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.AutomatonDecl, kind="automaton", name=_name(rest[0]), policies=rest[1:],
+                               meta=meta, span=_span(m))
+
+    def policy(self, c, m):
+        return _new(A.Policy, kind="policy", option=_name(c[0]), keys=[k for k in c[1:] if k is not None],
+                        span=_span(m))
+
+    def invariant_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.InvariantDecl, kind="invariant", name=_name(rest[0]),
+                               description=unescape(rest[1]), test=rest[2], meta=meta,
+                               span=_span(m))
+
+    def override_decl(self, c, m):
+        return _new(A.Override, kind="override", declaration=c[0], span=_span(m))
+
+    def _step_patch(self, mode, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.StepPatch, kind="step_patch", mode=mode, step=_name(rest[0]), body=rest[1],
+                           meta=meta, span=_span(m))
+
+    def override_step(self, c, m):
+        return self._step_patch("override", c, m)
+
+    def before_step(self, c, m):
+        return self._step_patch("before", c, m)
+
+    def after_step(self, c, m):
+        return self._step_patch("after", c, m)
+
+    # --- types
+    def named_type(self, c, m):
+        return _new(A.NamedType, kind="named_type", name=_name(c[0]), span=_span(m))
+
+    def optional_type(self, c, m):
+        return _new(A.OptionalType, kind="optional_type", name=_name(c[0]), span=_span(m))
+
+    def list_type(self, c, m):
+        return _new(A.ListType, kind="list_type", element=c[0], span=_span(m))
+
+    def deck_type(self, c, m):
+        return _new(A.DeckType, kind="deck_type", element=c[0], span=_span(m))
+
+    def grid_type(self, c, m):
+        return _new(A.GridType, kind="grid_type", rows=int(c[0]), columns=int(c[1]), element=c[2],
+                          span=_span(m))
+
+    # --- statements
+    def block(self, c, m):
+        return _Block(x for x in c if x is not None)
+
+    def let_stmt(self, c, m):
+        return _new(A.Let, kind="let", name=_name(c[0]), value=c[1], span=_span(m))
+
+    def set_stmt(self, c, m):
+        return _new(A.Set, kind="set", target=c[0], value=c[1], span=_span(m))
+
+    def change_stmt(self, c, m):
+        return _new(A.Change, kind="change", op=str(c[0]), target=c[1], amount=c[2], span=_span(m))
+
+    def move_stmt(self, c, m):
+        what, item = c[0]
+        place = str(c[3]) if c[3] is not None else None
+        return _new(A.Move, kind="move", what=what, item=item, source=c[1], dest=c[2], place=place,
+                      span=_span(m))
+
+    def move_all(self, c, m):
+        return ("all", None)
+
+    def move_one(self, c, m):
+        return ("one", c[0])
+
+    def move_top(self, c, m):
+        return ("top", c[0])
+
+    def add_stmt(self, c, m):
+        return _new(A.Add, kind="add", value=c[0], dest=c[1], place=str(c[2]) if c[2] is not None else None,
+                     span=_span(m))
+
+    def remove_stmt(self, c, m):
+        return _new(A.Remove, kind="remove", value=c[0], source=c[1], span=_span(m))
+
+    def shuffle_stmt(self, c, m):
+        return _new(A.Shuffle, kind="shuffle", target=c[0], span=_span(m))
+
+    def if_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        branches = [_new(A.Branch, kind="branch", test=rest[0], body=rest[1], span=_span(m))]
+        otherwise = None
+        i = 2
+        while i < len(rest):
+            if isinstance(rest[i], _Block):
+                otherwise = rest[i]
+                i += 1
+            else:
+                branches.append(_new(A.Branch, kind="branch", test=rest[i], body=rest[i + 1],
+                                         span=rest[i].span))
+                i += 2
+        return _new(A.If, kind="if", branches=branches, otherwise=otherwise, meta=meta, span=_span(m))
+
+    def for_stmt(self, c, m):
+        meta, (binding, where, body) = _split_meta(c)
+        return _new(A.For, kind="for", binding=binding, where=where, body=body, meta=meta,
+                    span=_span(m))
+
+    def repeat_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.Repeat, kind="repeat", count=rest[0], body=rest[1], meta=meta,
+                    span=_span(m))
+
+    def while_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.While, kind="while", test=rest[0], body=rest[1], meta=meta, span=_span(m))
+
+    def choose_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        player = rest[0]
+        prompt, optional, options, otherwise = None, False, [], None
+        for x in rest[1:]:
+            if isinstance(x, Token) and x.type == "STRING":
+                prompt = make_template(x)
+            elif isinstance(x, Token) and x.type == "OPTIONAL":
+                optional = True
+            elif isinstance(x, A.Option):
+                options.append(x)
+            elif isinstance(x, tuple) and x and x[0] == "otherwise":
+                otherwise = x[1]
+        return _new(A.Choose, kind="choose", player=player, prompt=prompt, optional=optional,
+                        options=options, otherwise=otherwise, meta=meta, span=_span(m))
+
+    def option(self, c, m):
+        meta, (name, bindings, where, label, body) = _split_meta(c)
+        return _new(A.Option, kind="option", name=_name(name), bindings=list(bindings or []),
+                        where=where, label=make_template(label) if label is not None else None,
+                        body=body, meta=meta, span=_span(m))
+
+    def otherwise(self, c, m):
+        return ("otherwise", c[0])
+
+    def simultaneous_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.Simultaneously, kind="simultaneously", binding=rest[0], body=rest[1], meta=meta,
+                                span=_span(m))
+
+    def turns_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.Turns, kind="turns", binding=rest[0], body=rest[1], meta=meta, span=_span(m))
+
+    def phase_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.Phase, kind="phase", name=_name(rest[0]), when=rest[1], body=rest[2], meta=meta,
+                       span=_span(m))
+
+    def step_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.Step, kind="step", name=_name(rest[0]), body=rest[1], meta=meta, span=_span(m))
+
+    def rounds_forever(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.Rounds, kind="rounds", mode="forever", body=rest[0], meta=meta, span=_span(m))
+
+    def rounds_until(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.Rounds, kind="rounds", mode="until", expr=rest[0], body=rest[1], meta=meta,
+                        span=_span(m))
+
+    def rounds_count(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.Rounds, kind="rounds", mode="count", expr=rest[0], body=rest[1], meta=meta,
+                        span=_span(m))
+
+    def turn_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.Turn, kind="turn", player=rest[0], body=rest[1], meta=meta, span=_span(m))
+
+    def end_stmt(self, c, m):
+        return _new(A.EndGame, kind="end_game", span=_span(m))
+
+    def stop_stmt(self, c, m):
+        return _new(A.Stop, kind="stop", span=_span(m))
+
+    def pass_stmt(self, c, m):
+        return _new(A.Pass, kind="pass", span=_span(m))
+
+    def log_stmt(self, c, m):
+        return _new(A.Log, kind="log", message=make_template(c[0]), to=c[1], span=_span(m))
+
+    def reveal_stmt(self, c, m):
+        return _new(A.Reveal, kind="reveal", target=c[0], to=c[1], span=_span(m))
+
+    def hide_stmt(self, c, m):
+        return _new(A.Hide, kind="hide", target=c[0], span=_span(m))
+
+    def trigger_stmt(self, c, m):
+        return _new(A.Trigger, kind="trigger", event=_name(c[0]), args=c[1] or [], span=_span(m))
+
+    def award_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        amounts, binding, where, *tail = rest
+        keys = [k for k in tail if isinstance(k, (A.SortKey, A.RandomKey))]
+        ties = next(str(t) for t in tail if isinstance(t, Token))
+        body = tail[-1]
+        return _new(A.Award, kind="award", amounts=amounts, binding=binding, where=where, keys=keys,
+                       ties=ties, body=body, meta=meta, span=_span(m))
+
+    def call_stmt(self, c, m):
+        return _new(A.CallProcedure, kind="do", name=_name(c[0]), args=c[1] or [], span=_span(m))
+
+    def require_stmt(self, c, m):
+        return _new(A.Require, kind="require", test=c[0], message=make_template(c[1]), span=_span(m))
+
+    def bindings(self, c, m):
+        return _Bindings(c)
+
+    def binding(self, c, m):
+        return _new(A.Binding, kind="binding", name=_name(c[0]), source=c[1], span=_span(m))
+
+    # --- expressions
+    def cond_expr(self, c, m):
+        return _new(A.Conditional, kind="conditional", test=c[0], then=c[1], otherwise=c[2],
+                             span=_span(m))
+
+    def _bin(self, op, left, right, m):
+        return _new(A.Binary, kind="binary", op=op, left=left, right=right, span=_span(m))
+
+    def or_(self, c, m):
+        return self._bin("or", c[0], c[1], m)
+
+    def and_(self, c, m):
+        return self._bin("and", c[0], c[1], m)
+
+    def not_(self, c, m):
+        return _new(A.Unary, kind="unary", op="not", operand=c[0], span=_span(m))
+
+    def compare_(self, c, m):
+        return self._bin(str(c[1]), c[0], c[2], m)
+
+    def not_in(self, c, m):
+        return self._bin("not in", c[0], c[1], m)
+
+    def range_(self, c, m):
+        return self._bin("..", c[0], c[1], m)
+
+    def arith(self, c, m):
+        return self._bin(str(c[1]), c[0], c[2], m)
+
+    def neg(self, c, m):
+        if isinstance(c[0], A.IntLit):
+            return _new(A.IntLit, kind="int", value=-c[0].value, span=_span(m))
+        return _new(A.Unary, kind="unary", op="-", operand=c[0], span=_span(m))
+
+    def field(self, c, m):
+        return _new(A.FieldAccess, kind="field", obj=c[0], name=_name(c[1]), span=_span(m))
+
+    def index(self, c, m):
+        return _new(A.Index, kind="index", obj=c[0], indices=[x for x in c[1:] if x is not None],
+                       span=_span(m))
+
+    def call(self, c, m):
+        return _new(A.Call, kind="call", func=_name(c[0]), args=c[1] or [], span=_span(m))
+
+    def aggregate_call(self, c, m):
+        return _new(A.Call, kind="call", func=str(c[0]), args=c[1] or [], span=_span(m))
+
+    def name(self, c, m):
+        return _new(A.Name, kind="name", id=_name(c[0]), span=_span(m))
+
+    def list_lit(self, c, m):
+        return _new(A.ListLit, kind="list", items=[x for x in c if x is not None], span=_span(m))
+
+    def list_comp(self, c, m):
+        return _new(A.ListComp, kind="list_comp", element=c[0], binding=c[1], where=c[2], span=_span(m))
+
+    def aggregate(self, c, m):
+        return _new(A.Aggregate, kind="aggregate", func=str(c[0]), element=c[1], binding=c[2],
+                           where=c[3], span=_span(m))
+
+    def quantifier(self, c, m):
+        return _new(A.Quantifier, kind="quantifier", func=str(c[0]), binding=c[1], where=c[2],
+                            span=_span(m))
+
+    def sort(self, c, m):
+        return _new(A.Sort, kind="sort", binding=c[0], keys=c[1:], span=_span(m))
+
+    def match(self, c, m):
+        return _new(A.Match, kind="match", subject=c[0], cases=c[1:], span=_span(m))
+
+    def case(self, c, m):
+        if len(c) == 1:
+            return _new(A.MatchCase, kind="case", value=None, result=c[0], span=_span(m))
+        return _new(A.MatchCase, kind="case", value=c[0], result=c[1], span=_span(m))
+
+    def field_init(self, c, m):
+        return _new(A.FieldInit, kind="field_init", name=_name(c[0]), value=c[1], span=_span(m))
+
+    def record_lit(self, c, m):
+        return _new(A.RecordLit, kind="record_lit", record=_name(c[0]),
+                           fields=[f for f in c[1:] if f is not None], span=_span(m))
+
+    def args(self, c, m):
+        return list(c)
+
+    def key(self, c, m):
+        return _new(A.SortKey, kind="sort_key", expr=c[0],
+                         descending=c[1] is not None and str(c[1]) == "descending", span=_span(m))
+
+    def random_key(self, c, m):
+        return _new(A.RandomKey, kind="random_key", span=_span(m))
+
+    def int_lit(self, c, m):
+        return _new(A.IntLit, kind="int", value=int(c[0]), span=_span(m))
+
+    def str_lit(self, c, m):
+        t = make_template(c[0])
+        if len(t.parts) == 1 and isinstance(t.parts[0], A.TextPart):
+            return _new(A.StrLit, kind="str", value=t.parts[0].text, span=_span(m))
+        return t
+
+    def true_lit(self, c, m):
+        return _new(A.BoolLit, kind="bool", value=True, span=_span(m))
+
+    def false_lit(self, c, m):
+        return _new(A.BoolLit, kind="bool", value=False, span=_span(m))
+
+    def none_lit(self, c, m):
+        return _new(A.NoneLit, kind="none", span=_span(m))
+
+    # --- scenarios
+    def scenario(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.Scenario, kind="scenario", name=unescape(rest[0]), items=rest[1:], meta=meta,
+                          span=_span(m))
+
+    def sc_ruleset(self, c, m):
+        return _new(A.ScRuleset, kind="sc_ruleset", path=unescape(c[0]), span=_span(m))
+
+    def sc_players(self, c, m):
+        return _new(A.ScPlayers, kind="sc_players", count=int(c[0]), span=_span(m))
+
+    def sc_seed(self, c, m):
+        return _new(A.ScSeed, kind="sc_seed", seed=int(c[0]), span=_span(m))
+
+    def sc_given(self, c, m):
+        return _new(A.ScGiven, kind="sc_given", body=c[0], span=_span(m))
+
+    def sc_choose(self, c, m):
+        return _new(A.ScChoose, kind="sc_choose", player=c[0], option=unescape(c[1]), span=_span(m))
+
+    def sc_refuse(self, c, m):
+        return _new(A.ScRefuse, kind="sc_refuse", player=c[0], option=unescape(c[1]), span=_span(m))
+
+    def sc_expect(self, c, m):
+        return _new(A.ScExpect, kind="sc_expect", test=c[0],
+                          message=unescape(c[1]) if c[1] is not None else None, span=_span(m))
+
+    def sc_expect_option(self, c, m):
+        return _new(A.ScExpectOption, kind="sc_expect_option", player=c[0], option=unescape(c[1]),
+                    present=True, message=unescape(c[2]) if c[2] is not None else None,
+                    span=_span(m))
+
+    def sc_expect_no_option(self, c, m):
+        return _new(A.ScExpectOption, kind="sc_expect_option", player=c[0], option=unescape(c[1]),
+                    present=False, message=unescape(c[2]) if c[2] is not None else None,
+                    span=_span(m))
+
+    def sc_expect_log(self, c, m):
+        return _new(A.ScExpectLog, kind="sc_expect_log", text=unescape(c[0]), to=c[1],
+                    span=_span(m))
+
+    def sc_expect_error(self, c, m):
+        return _new(A.ScExpectError, kind="sc_expect_error", text=unescape(c[0]), span=_span(m))
+
+    def sc_expect_hidden(self, c, m):
+        return self._visibility(c, m, False)
+
+    def sc_expect_visible(self, c, m):
+        return self._visibility(c, m, True)
+
+    def _visibility(self, c, m, visible: bool):
+        return _new(A.ScExpectVisibility, kind="sc_expect_visibility", target=c[0], viewer=c[1],
+                    visible=visible, message=unescape(c[2]) if c[2] is not None else None,
+                    span=_span(m))
+
+    def negative_cell(self, c, m):
+        return _new(A.IntLit, kind="int", value=-int(c[0]), span=_span(m))
+
+    def name_cell(self, c, m):
+        return _new(A.StrLit, kind="str", value=str(c[0]), span=_span(m))
+
+    def sc_play_to_end(self, c, m):
+        return _new(A.ScPlayToEnd, kind="sc_play_to_end", agent=_name(c[0]), span=_span(m))
+
+
+class _NodeLoc:
+    """Adapter so a node can be reported like a token."""
+
+    def __init__(self, node):
+        s = node.span
+        self.line, self.column = (s.line, s.column) if s else (None, None)
+        self.end_line, self.end_column = (s.end_line, s.end_column) if s else (None, None)
+
+
+# ------------------------------------------------------------------------------- entry points

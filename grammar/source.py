@@ -1,0 +1,89 @@
+"""Reading rules text safely: size, binary and encoding checks, bracket nesting, comments.
+
+These run before the parser, so that no input can make it (or a recursive walk) fail badly.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..validator.diagnostics import Diagnostic, DiagnosticError
+
+MAX_FILE_BYTES = 1_000_000
+MAX_NESTING = 64
+
+
+def read_source(path: str | Path) -> str:
+    """Read a rules file as text, or raise DiagnosticError saying why it cannot be read."""
+    p = Path(path)
+    name = str(path)
+    if not p.exists():
+        raise DiagnosticError([Diagnostic("E0001", f"no such file: {name}", file=name,
+                                          hint="check the path, or list files with `ls`")])
+    if p.is_dir():
+        raise DiagnosticError([Diagnostic("E0002", f"{name} is a folder, not a rules file",
+                                          file=name, hint="name a `.rules` file inside it")])
+    if not p.is_file():
+        raise DiagnosticError([Diagnostic("E0003", f"{name} is not a regular file", file=name,
+                                          hint="name a `.rules` text file")])
+    try:
+        with p.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)  # never more: a device or pipe could be endless
+    except OSError as e:
+        raise DiagnosticError([Diagnostic("E0003", f"cannot read {name}: {e.strerror}", file=name)])
+    return decode_source(data, name)
+
+
+def decode_source(data: bytes, name: str) -> str:
+    if len(data) > MAX_FILE_BYTES:
+        raise DiagnosticError([Diagnostic(
+            "E0004", f"file is larger than the limit of {MAX_FILE_BYTES:,} bytes", file=name,
+            line=1, column=1, hint="split the ruleset into a game file and variant files")])
+    if b"\x00" in data:
+        raise DiagnosticError([Diagnostic("E0005", "this is a binary file, not rules text",
+                                          file=name, line=1, column=1,
+                                          hint="rules files are plain UTF-8 text")])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise DiagnosticError([Diagnostic(
+            "E0006", f"byte 0x{data[e.start]:02x} is not valid UTF-8", file=name, line=line,
+            column=col, hint="save the file as UTF-8")])
+    return text.removeprefix("\ufeff")
+
+
+_STRING_OR_COMMENT = re.compile(r'"(\\.|[^"\\\n])*"|#[^\n]*')
+
+
+def _check_nesting(text: str, name: str) -> None:
+    """Refuse absurd nesting before the parser or any recursive walk can trip over it."""
+    depth = 0
+    stripped = _STRING_OR_COMMENT.sub(lambda mo: " " * len(mo.group(0)), text)
+    line, col = 1, 0
+    for ch in stripped:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        elif ch in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise DiagnosticError([Diagnostic(
+                    "E0007", f"brackets are nested more than {MAX_NESTING} deep", file=name,
+                    line=line, column=col,
+                    hint="split the expression with `let` or a `define`")])
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+
+
+def comments_of(text: str) -> list[tuple[int, int, str]]:
+    """(line, column, text) of every comment, for the formatter."""
+    out = []
+    for mo in _STRING_OR_COMMENT.finditer(text):
+        s = mo.group(0)
+        if s.startswith("#"):
+            line = text.count("\n", 0, mo.start()) + 1
+            col = mo.start() - (text.rfind("\n", 0, mo.start()) + 1) + 1
+            out.append((line, col, s))
+    return out
