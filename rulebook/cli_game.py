@@ -81,10 +81,23 @@ def play(ruleset, players, seed, seats, load_path, save_to):
     for s in game.state.seats:
         kind = kinds.get(s.seat, "random")
         agents[s.seat] = HumanAgent() if kind == "human" else make_agent(kind, game.seed * 31 + s.seat)
+    # Several people at one terminal: before a different person decides, the screen is cleared
+    # and play waits until they say only they are looking, so no one sees another's hidden view.
+    people = [s for s, a in agents.items() if isinstance(a, HumanAgent)]
+    screen_owner = people[0] if len(people) == 1 else None
     while game.pending is not None:
         seat = game.pending.player.seat
         agent = agents[seat]
         human = isinstance(agent, HumanAgent)
+        if human and seat != screen_owner:
+            click.clear()
+            click.echo("\n" * 40)
+            try:
+                click.prompt(f"Pass the terminal to player {seat}, then press Enter",
+                             default="", show_default=False, prompt_suffix=" ")
+            except click.Abort:
+                return
+            screen_owner = seat
         choice = agent.decide(view(game, seat) if human else None, game.legal_options())
         if choice == "!undo":
             last = game.history[-1] if game.history else None

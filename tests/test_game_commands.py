@@ -104,3 +104,14 @@ def test_many_short_options_are_listed_in_columns():
     assert len(lines) < 10 and "40) Bid 40" in lines[-1]
     few = option_lines([("a", "Take a card"), ("b", "Pass")])
     assert few == ["    1) Take a card", "    2) Pass"]
+
+
+def test_two_people_at_one_terminal_hand_it_over_between_turns():
+    result = run("play", TTT, "--seat", "1=human", "--seat", "2=human",
+                 input="\n1\n" * 7)
+    assert result.exit_code == 0, result.output
+    assert "Winner(s): player 1" in result.output
+    assert result.output.count("Pass the terminal to player") == 7
+    # after each handover, only the new player's view is shown
+    first_prompt = result.output.split("Pass the terminal to player 2")[1]
+    assert "you are player 2" in first_prompt.split("Your decision")[0]
