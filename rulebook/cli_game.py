@@ -118,8 +118,7 @@ def play(ruleset, players, seed, seats, load_path, save_to):
             click.echo(f"Refused: {e.message}")
         except DiagnosticError as e:
             _fail(e.diagnostics)
-    humans = [s for s, a in agents.items() if isinstance(a, HumanAgent)]
-    final = view(game, humans[0] if humans else None)
+    final = view(game, people[0] if len(people) == 1 else None)  # several people: public view
     click.echo(render_view(final, log_lines=12))
     click.echo("Winner(s): " + (", ".join(f"player {w}" for w in final["winners"]) or "nobody"))
 
