@@ -64,8 +64,17 @@ class GridType(Node):
     element: TypeExpr
 
 
+class MapType(Node):
+    """``map of K to V``: a value for each key."""
+
+    kind: Literal["map_type"]
+    key: TypeExpr
+    value: TypeExpr
+
+
 TypeExpr = Annotated[
-    Union[NamedType, OptionalType, ListType, DeckType, GridType], Field(discriminator="kind")
+    Union[NamedType, OptionalType, ListType, DeckType, GridType, MapType],
+    Field(discriminator="kind"),
 ]
 """A type written in a declaration: ``int``, ``Card?``, ``list of Card``, ``grid 3 by 5 of Card?``."""
 
@@ -237,10 +246,24 @@ class RecordLit(Node):
     fields: list[FieldInit]
 
 
+class MapEntry(Node):
+    kind: Literal["map_entry"]
+    key: Expr
+    value: Expr
+
+
+class MapLit(Node):
+    """``map { rich: 1, sweet: 0 }``."""
+
+    kind: Literal["map_lit"]
+    entries: list[MapEntry]
+
+
 Expr = Annotated[
     Union[
         IntLit, StrLit, Template, BoolLit, NoneLit, Name, FieldAccess, Index, Call, Unary,
         Binary, Conditional, ListLit, ListComp, Aggregate, Quantifier, Sort, Match, RecordLit,
+        MapLit,
     ],
     Field(discriminator="kind"),
 ]

@@ -407,6 +407,16 @@ class _Builder(Transformer_NonRecursive):
     def deck_type(self, c, m):
         return _new(A.DeckType, kind="deck_type", element=c[0], span=_span(m))
 
+    def map_type(self, c, m):
+        return _new(A.MapType, kind="map_type", key=c[0], value=c[1], span=_span(m))
+
+    def map_lit(self, c, m):
+        return _new(A.MapLit, kind="map_lit", entries=[e for e in c if e is not None],
+                    span=_span(m))
+
+    def map_entry(self, c, m):
+        return _new(A.MapEntry, kind="map_entry", key=c[0], value=c[1], span=_span(m))
+
     def grid_type(self, c, m):
         return _new(A.GridType, kind="grid_type", rows=int(c[0]), columns=int(c[1]), element=c[2],
                           span=_span(m))

@@ -557,6 +557,11 @@ class _Printer:
         return _cat("match ", self.expr(e.subject), self._container(" {", cases, e.cases, "}", e,
                                                                     many))
 
+    def _e_map_lit(self, e):
+        entries = [_cat(self.expr(x.key), ": ", self.expr(x.value)) for x in e.entries]
+        many = self._many(e, e.entries)
+        return _cat("map", self._container(" {", entries, e.entries, "}", e, many))
+
     def _e_record_lit(self, e):
         fields = [_cat(f.name + ": ", self.expr(f.value)) for f in e.fields]
         many = self._many(e, e.fields)
@@ -624,6 +629,8 @@ class _Printer:
             return "list of " + self.type(t.element)
         if t.kind == "deck_type":
             return "deck of " + self.type(t.element)
+        if t.kind == "map_type":
+            return f"map of {self.type(t.key)} to {self.type(t.value)}"
         return f"grid {t.rows} by {t.columns} of " + self.type(t.element)
 
     # ------------------------------------------------------------------ statements

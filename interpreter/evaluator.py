@@ -162,11 +162,18 @@ class Evaluator:
         idx = [self.eval(i, env) for i in node.indices]
         if isinstance(obj, Grid):
             return obj.cells[self.grid_pos(obj, idx, node)]
+        if isinstance(obj, dict):
+            return obj.get(self.map_key(idx, node))
         if isinstance(obj, list):
             if len(idx) == 1 and isinstance(idx[0], list):  # xs[1..3]: several positions
                 return [obj[self.list_pos(obj, [i], node)] for i in idx[0]]
             return obj[self.list_pos(obj, idx, node)]
         raise RuleError("E0306", f"cannot index {type_name(obj)} `{show(obj)}`", node)
+
+    def map_key(self, idx, node):
+        if len(idx) != 1:
+            raise RuleError("E0306", "a map value is written `map[key]` with one key", node)
+        return idx[0]
 
     def grid_pos(self, grid: Grid, idx, node) -> int:
         if len(idx) != 2 or not all(isinstance(i, int) and not isinstance(i, bool) for i in idx):
@@ -218,6 +225,8 @@ class Evaluator:
         if op in ("in", "not in"):
             if isinstance(b, Grid):
                 b = b.cells
+            elif isinstance(b, dict):
+                b = list(b)
             if not isinstance(b, list):
                 raise RuleError("E0306", f"`{op}` needs a list on the right, not {type_name(b)}",
                                 node)
@@ -288,6 +297,8 @@ class Evaluator:
         source = self.eval(binding.source, env)
         if isinstance(source, Grid):
             source = source.cells
+        elif isinstance(source, dict):
+            source = list(source)
         if not isinstance(source, list):
             raise RuleError("E0306", f"`{binding.name} in ...` needs a list, not "
                             f"{type_name(source)}", binding)
@@ -442,9 +453,20 @@ class Evaluator:
         v = a[0]
         if isinstance(v, Grid):
             return sum(1 for c in v.cells if c is not None)
-        if isinstance(v, (list, str)):
+        if isinstance(v, (list, str, dict)):
             return len(v)
         raise RuleError("E0306", f"`size` needs a list, not {type_name(v)}", node)
+
+    def bi_keys(self, node, *a):
+        return list(self._map(node, a[0]))
+
+    def bi_values(self, node, *a):
+        return list(self._map(node, a[0]).values())
+
+    def _map(self, node, v) -> dict:
+        if not isinstance(v, dict):
+            raise RuleError("E0306", f"`{node.func}` needs a map, not {type_name(v)}", node)
+        return v
 
     def bi_abs(self, node, *a):
         _ints(a[0], 0, "abs", node)
@@ -566,7 +588,14 @@ class Evaluator:
     def default_for(self, t, node):
         if t is not None and t.kind == "grid_type":
             return self.new_grid(t, None, node)
+        if t is not None and t.kind == "map_type":
+            # keyed by an enum: every member starts with the value type's default
+            members = self.rules.enums.get(getattr(t.key, "name", None), ())
+            return {m: self.default_for(t.value, node) for m in members}
         return _default_for(t)
+
+    def ev_map_lit(self, node, env):
+        return {self.eval(e.key, env): self.eval(e.value, env) for e in node.entries}
 
     # ------------------------------------------------------------------ variable references
     def var_key(self, target, env):
@@ -587,6 +616,8 @@ def _same(a, b) -> bool:
         return a == b
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     return a is b
 
 

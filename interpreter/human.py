@@ -26,6 +26,8 @@ def _value(v) -> str:
         return f"[{fields}]" if fields else v["item"]
     if isinstance(v, dict) and "player" in v:
         return f"player {v['player']}"
+    if isinstance(v, dict) and "map" in v:
+        return "{" + ", ".join(f"{_value(k)}: {_value(x)}" for k, x in v["map"]) + "}"
     if isinstance(v, dict) and "record" in v:
         inner = ", ".join(f"{k}: {_value(x)}" for k, x in v.items() if k != "record")
         return f"{v['record']}({inner})"

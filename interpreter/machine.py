@@ -97,7 +97,9 @@ class Machine(Evaluator):
             return self.new_grid(t, fill, decl)
         if decl.initial is not None:
             v = self.eval(decl.initial, env)
-            return list(v) if isinstance(v, list) else self.clamp(decl, v, env)
+            if isinstance(v, (list, dict)):
+                return type(v)(v)  # a copy: every player gets their own
+            return self.clamp(decl, v, env)
         return self.default_for(t, decl)
 
     def clamp(self, decl: A.StateDecl, value, env):
@@ -245,6 +247,8 @@ class Machine(Evaluator):
             idx = [self.eval(i, env) for i in target.indices]
             if isinstance(obj, Grid):
                 obj.cells[self.grid_pos(obj, idx, target)] = value
+            elif isinstance(obj, dict):
+                obj[self.map_key(idx, target)] = value
             elif isinstance(obj, list):
                 obj[self.list_pos(obj, idx, target)] = value
             else:
@@ -369,6 +373,8 @@ class Machine(Evaluator):
         source = self.eval(s.binding.source, env)
         if isinstance(source, Grid):
             source = source.cells
+        elif isinstance(source, dict):
+            source = list(source)
         if not isinstance(source, list):
             raise RuleError("E0306", f"`for` needs a list, not {type_name(source)}", s.binding)
         try:

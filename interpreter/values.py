@@ -85,6 +85,8 @@ def type_name(v) -> str:
         return "list"
     if isinstance(v, Grid):
         return "grid"
+    if isinstance(v, dict):
+        return "map"
     return type(v).__name__
 
 
@@ -103,6 +105,8 @@ def show(v) -> str:
         return f"player {v.seat}" if v.automaton is None else f"{v.automaton} (player {v.seat})"
     if isinstance(v, list):
         return "[" + ", ".join(show(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{show(k)}: {show(x)}" for k, x in v.items()) + "}"
     if isinstance(v, Struct):
         return v.record
     return str(v)
@@ -128,4 +132,6 @@ def to_data(v, printed: bool = False):
                 for r in range(1, v.rows + 1)]
     if isinstance(v, Struct):
         return {"record": v.record, **{k: to_data(x, printed) for k, x in v.fields.items()}}
+    if isinstance(v, dict):
+        return {"map": [[to_data(k, printed), to_data(x, printed)] for k, x in v.items()]}
     return repr(v)

@@ -231,3 +231,27 @@ global picked: list of int
 play { set picked = [10, 20, 30, 40][2..3] + [10, 20, 30, 40][[-1, 1]] }
 """)
     assert g.state.globals["picked"] == [20, 30, 40, 10]
+
+
+def test_maps_keyed_by_an_enum_start_with_every_member():
+    g = game_of(header() + """
+enum Space { shares, pr, stadium }
+global tokens: map of Space to int
+player seen: map of Space to bool = map { pr: true }
+global total: int
+global pr_there: bool
+play {
+    increase tokens[pr] by 2
+    set tokens[stadium] = 1
+    for s in tokens { set total = total + tokens[s] }
+    set total = total * 10 + size(keys(tokens)) + sum(values(tokens))
+    set pr_there = pr in players[1].seen and not (shares in players[1].seen)
+    set players[2].seen[shares] = false
+}
+""")
+    gl = g.state.globals
+    assert [(k.name, v) for k, v in gl["tokens"].items()] == [("shares", 0), ("pr", 2), ("stadium", 1)]
+    assert gl["total"] == 36 and gl["pr_there"] is True
+    # each player got their own copy of the starting map
+    assert len(g.state.seats[0].vars["seen"]) == 1 and len(g.state.seats[1].vars["seen"]) == 2
+    assert view(g, 1)["globals"]["tokens"] == {"map": [["shares", 0], ["pr", 2], ["stadium", 1]]}

@@ -838,3 +838,11 @@ def test_the_example_game_is_in_canonical_form():
     path = ROOT / "rulesets" / "examples" / "tictactoe.rules"
     text = path.read_text(encoding="utf-8")
     assert format_source(text, str(path)) == text
+
+
+def test_map_types_and_literals_round_trip():
+    assert_canonical('''
+        enum Space { shares, pr }
+
+        global tokens: map of Space to list of int = map { shares: [1], pr: [] }
+    ''')

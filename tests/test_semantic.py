@@ -540,3 +540,19 @@ def test_a_list_of_positions_is_a_valid_index():
                          'play { set picked = [10, 20, 30][2..3] }\n'
                          'winner p in players by size(picked)\n', "t.rules")
     assert [d.code for d in check_program(program, lambda n: "t.rules")] == []
+
+
+def test_maps_are_typed_by_their_values():
+    from rulebook.grammar.parser import parse_text
+    from rulebook.validator.semantic import check_program
+
+    def codes(body):
+        program = parse_text('game "T" {\n    players 2\n}\nenum Space { a, b }\n'
+                             'global m: map of Space to int\nglobal t: text\n' + body +
+                             'winner p in players by m[a] + size(t)\n', "t.rules")
+        return [d.code for d in check_program(program, lambda n: "t.rules") if d.is_error]
+
+    assert codes("play { increase m[a] by 1 }\n") == []
+    assert codes("play { set t = m[a] }\n") == ["E0220"]
+    assert codes("play { set t = text(m[a, b]) }\n") == ["E0210"]
+    assert codes("global n: map of Spcae to int\nplay { }\n") == ["E0205"]

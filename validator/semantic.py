@@ -314,6 +314,9 @@ class _Checker:
             return list_of(self.resolve_type(t.element))
         if isinstance(t, A.GridType):
             return Ty("grid", elem=self.resolve_type(t.element))
+        if isinstance(t, A.MapType):
+            self.resolve_type(t.key)  # reports an unknown key type
+            return Ty("map", elem=self.resolve_type(t.value))
         return UNKNOWN
 
     def _record(self, d: A.RecordDecl) -> None:
@@ -830,6 +833,10 @@ class _Checker:
 
     def _index(self, e: A.Index, obj: Ty, env) -> Ty:
         kinds = [self.expr(i, env) for i in e.indices]
+        if obj.kind == "map":  # map[key]: the value, or none when the key is absent
+            if len(kinds) != 1:
+                self.report("E0210", "a map value is written `map[key]` with one key", e)
+            return (obj.elem or UNKNOWN).maybe()
         if obj.kind == "list" and len(kinds) == 1 and kinds[0].kind == "list":
             # xs[1..3]: a list of positions picks several elements
             self.want(e.indices[0], elem_of(kinds[0]), INT, "a position")
@@ -894,6 +901,10 @@ class _Checker:
             return BOOL
         if name == "text":
             return TEXT
+        if name == "keys":
+            return list_of(UNKNOWN)
+        if name == "values":
+            return list_of(args[0].elem or UNKNOWN) if args[0].kind == "map" else list_of(UNKNOWN)
         return INT  # size, abs, index_of, random_int, seat, changed_at, largest_group, sum
 
     def ex_unary(self, e, env):
@@ -995,6 +1006,14 @@ class _Checker:
                                 f"{_a(subject)}", case.value)
             result = merge(result, self.expr(case.result, env))
         return result
+
+    def ex_map_lit(self, e: A.MapLit, env):
+        value = UNKNOWN
+        for i, entry in enumerate(e.entries):
+            self.expr(entry.key, env)
+            t = self.expr(entry.value, env)
+            value = t if i == 0 else merge(value, t)
+        return Ty("map", elem=value)
 
     def ex_record_lit(self, e: A.RecordLit, env):
         fields = self.fields.get(e.record)
