@@ -66,25 +66,15 @@ def _int(v) -> bool:
 def _binary(node):
     op = node.op
     left, right = compile_expr(node.left), compile_expr(node.right)
-    if op == "and":
+    if op in ("and", "or"):
+        decided = op == "or"  # the left value that decides alone: True for `or`, False for `and`
+
         def f(ev, env):
             a = left(ev, env)
-            if a is False:
-                return False
-            if a is not True:
-                ev.ev_binary(node, env)  # raises the type error with its location
-            b = right(ev, env)
-            if type(b) is bool:
-                return b
-            return ev.ev_binary(node, env)
-        return f
-    if op == "or":
-        def f(ev, env):
-            a = left(ev, env)
-            if a is True:
-                return True
-            if a is not False:
-                ev.ev_binary(node, env)
+            if a is decided:
+                return decided
+            if a is not (not decided):
+                ev.ev_binary(node, env)  # not a yes/no: raises the type error with its location
             b = right(ev, env)
             if type(b) is bool:
                 return b
