@@ -16,15 +16,15 @@ def _span(meta) -> A.Span | None:
     if meta is None or getattr(meta, "empty", True):
         return None
     return _new(A.Span, 
-        line=meta.line, column=meta.column, end_line=meta.end_line, end_column=meta.end_column
-    )
+                line=meta.line, column=meta.column, end_line=meta.end_line, end_column=meta.end_column
+                )
 
 
 def _tok_span(tok: Token) -> A.Span:
     return _new(A.Span, 
-        line=tok.line, column=tok.column, end_line=tok.end_line or tok.line,
-        end_column=tok.end_column or tok.column,
-    )
+                line=tok.line, column=tok.column, end_line=tok.end_line or tok.line,
+                end_column=tok.end_column or tok.column,
+                )
 
 
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "\\{", "}": "\\}"}
@@ -173,7 +173,11 @@ class _Builder(Transformer_NonRecursive):
         raise _BuildError("E0199", f"internal: no builder for `{data}`", None)
 
     # One-line statements that may end with `cite "..."` (and `assumed "..."`).
-    _CITABLE = frozenset(['add_stmt', 'call_stmt', 'change_stmt', 'end_stmt', 'hide_stmt', 'let_stmt', 'log_stmt', 'move_stmt', 'remove_stmt', 'require_stmt', 'reveal_stmt', 'set_stmt', 'shuffle_stmt', 'trigger_stmt'])
+    _CITABLE = frozenset({
+        "add_stmt", "call_stmt", "change_stmt", "end_stmt", "hide_stmt", "let_stmt", "log_stmt",
+        "move_stmt", "remove_stmt", "require_stmt", "reveal_stmt", "set_stmt", "shuffle_stmt",
+        "trigger_stmt",
+    })
 
     def _call_userfunc(self, tree, new_children=None):
         children = new_children if new_children is not None else tree.children
@@ -224,15 +228,15 @@ class _Builder(Transformer_NonRecursive):
             raise _BuildError("E0111", "the game header must say how many players: `players 3 to 5`",
                               rest[0], "add a line `players N` or `players N to M` in the header")
         return _new(A.GameHeader, kind="game", title=title, min_players=lo, max_players=hi,
-                            source=f.get("source"), meta=meta, span=_span(m))
+                    source=f.get("source"), meta=meta, span=_span(m))
 
     def variant_header(self, c, m):
         meta, rest = _split_meta(c)
         f = self._header_fields(rest[2:])
         lo, hi = f.get("players", (None, None))
         return _new(A.VariantHeader, kind="variant", title=unescape(rest[0]), extends=unescape(rest[1]),
-                               min_players=lo, max_players=hi, source=f.get("source"), meta=meta,
-                               span=_span(m))
+                    min_players=lo, max_players=hi, source=f.get("source"), meta=meta,
+                    span=_span(m))
 
     def players_field(self, c, m):
         lo = int(c[0])
@@ -252,17 +256,17 @@ class _Builder(Transformer_NonRecursive):
     def enum_decl(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.EnumDecl, kind="enum", name=_name(rest[0]), members=rest[1:], meta=meta,
-                          span=_span(m))
+                    span=_span(m))
 
     def enum_member(self, c, m):
         return _new(A.EnumMember, kind="enum_member", name=_name(c[0]),
-                            label=unescape(c[1]) if c[1] is not None else None, span=_span(m))
+                    label=unescape(c[1]) if c[1] is not None else None, span=_span(m))
 
     def record_decl(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.RecordDecl, kind="record", name=_name(rest[0]),
-                            fields=[f for f in rest[1:] if f is not None], meta=meta,
-                            span=_span(m))
+                    fields=[f for f in rest[1:] if f is not None], meta=meta,
+                    span=_span(m))
 
     def field_decl(self, c, m):
         return _new(A.FieldDecl, kind="field_decl", name=_name(c[0]), type=c[1], span=_span(m))
@@ -277,7 +281,7 @@ class _Builder(Transformer_NonRecursive):
                     f"this row has {len(row.values)} values but the table has {len(header)} columns",
                     _NodeLoc(row), f"give one value for each column: {' | '.join(header)}")
         return _new(A.TableDecl, kind="table", name=_name(name), record=_name(record), columns=header,
-                           rows=rows, meta=meta, span=_span(m))
+                    rows=rows, meta=meta, span=_span(m))
 
     def table_header(self, c, m):
         return [_name(t) for t in c]
@@ -292,7 +296,7 @@ class _Builder(Transformer_NonRecursive):
     def const_decl(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.ConstDecl, kind="const", name=_name(rest[0]), value=rest[1], meta=meta,
-                           span=_span(m))
+                    span=_span(m))
 
     def state_decl(self, c, m):
         meta, rest = _split_meta(c)
@@ -301,7 +305,7 @@ class _Builder(Transformer_NonRecursive):
         for o in opts:
             kw[o[0]] = o[1]
         return _new(A.StateDecl, kind="state", scope=str(scope), name=_name(name), type=typ,
-                           initial=initial, meta=meta, span=_span(m), **kw)
+                    initial=initial, meta=meta, span=_span(m), **kw)
 
     def visibility_option(self, c, m):
         return ("visibility", str(c[0]))
@@ -321,12 +325,12 @@ class _Builder(Transformer_NonRecursive):
     def define_decl(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.DefineDecl, kind="define", name=_name(rest[0]), params=rest[1] or [],
-                            body=rest[2], meta=meta, span=_span(m))
+                    body=rest[2], meta=meta, span=_span(m))
 
     def procedure_decl(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.ProcedureDecl, kind="procedure", name=_name(rest[0]), params=rest[1] or [],
-                               body=rest[2], meta=meta, span=_span(m))
+                    body=rest[2], meta=meta, span=_span(m))
 
     def setup_decl(self, c, m):
         meta, rest = _split_meta(c)
@@ -343,39 +347,39 @@ class _Builder(Transformer_NonRecursive):
     def winner_decl(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.WinnerDecl, kind="winner", binding=rest[0], keys=rest[1:], meta=meta,
-                            span=_span(m))
+                    span=_span(m))
 
     def reaction_decl(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.ReactionDecl, kind="reaction", name=_name(rest[0]), bindings=rest[1],
-                              condition=rest[2], body=rest[3], meta=meta, span=_span(m))
+                    condition=rest[2], body=rest[3], meta=meta, span=_span(m))
 
     def event_decl(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.EventDecl, kind="event", name=_name(rest[0]), params=rest[1] or [], body=rest[2],
-                           meta=meta, span=_span(m))
+                    meta=meta, span=_span(m))
 
     def modifier_decl(self, c, m):
         meta, rest = _split_meta(c)
         name, target, params, op, value, when = rest
         return _new(A.ModifierDecl, kind="modifier", name=_name(name), target=_name(target),
-                              params=params or [], op=str(op), value=value, when=when,
-                              meta=meta, span=_span(m))
+                    params=params or [], op=str(op), value=value, when=when,
+                    meta=meta, span=_span(m))
 
     def automaton_decl(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.AutomatonDecl, kind="automaton", name=_name(rest[0]), policies=rest[1:],
-                               meta=meta, span=_span(m))
+                    meta=meta, span=_span(m))
 
     def policy(self, c, m):
         return _new(A.Policy, kind="policy", option=_name(c[0]), keys=[k for k in c[1:] if k is not None],
-                        span=_span(m))
+                    span=_span(m))
 
     def invariant_decl(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.InvariantDecl, kind="invariant", name=_name(rest[0]),
-                               description=unescape(rest[1]), test=rest[2], meta=meta,
-                               span=_span(m))
+                    description=unescape(rest[1]), test=rest[2], meta=meta,
+                    span=_span(m))
 
     def override_decl(self, c, m):
         return _new(A.Override, kind="override", declaration=c[0], span=_span(m))
@@ -383,7 +387,7 @@ class _Builder(Transformer_NonRecursive):
     def _step_patch(self, mode, c, m):
         meta, rest = _split_meta(c)
         return _new(A.StepPatch, kind="step_patch", mode=mode, step=_name(rest[0]), body=rest[1],
-                           meta=meta, span=_span(m))
+                    meta=meta, span=_span(m))
 
     def override_step(self, c, m):
         return self._step_patch("override", c, m)
@@ -419,7 +423,7 @@ class _Builder(Transformer_NonRecursive):
 
     def grid_type(self, c, m):
         return _new(A.GridType, kind="grid_type", rows=int(c[0]), columns=int(c[1]), element=c[2],
-                          span=_span(m))
+                    span=_span(m))
 
     # --- statements
     def block(self, c, m):
@@ -438,7 +442,7 @@ class _Builder(Transformer_NonRecursive):
         what, item = c[0]
         place = str(c[3]) if c[3] is not None else None
         return _new(A.Move, kind="move", what=what, item=item, source=c[1], dest=c[2], place=place,
-                      span=_span(m))
+                    span=_span(m))
 
     def move_all(self, c, m):
         return ("all", None)
@@ -451,7 +455,7 @@ class _Builder(Transformer_NonRecursive):
 
     def add_stmt(self, c, m):
         return _new(A.Add, kind="add", value=c[0], dest=c[1], place=str(c[2]) if c[2] is not None else None,
-                     span=_span(m))
+                    span=_span(m))
 
     def remove_stmt(self, c, m):
         return _new(A.Remove, kind="remove", value=c[0], source=c[1], span=_span(m))
@@ -470,7 +474,7 @@ class _Builder(Transformer_NonRecursive):
                 i += 1
             else:
                 branches.append(_new(A.Branch, kind="branch", test=rest[i], body=rest[i + 1],
-                                         span=rest[i].span))
+                                     span=rest[i].span))
                 i += 2
         return _new(A.If, kind="if", branches=branches, otherwise=otherwise, meta=meta, span=_span(m))
 
@@ -502,13 +506,13 @@ class _Builder(Transformer_NonRecursive):
             elif isinstance(x, tuple) and x and x[0] == "otherwise":
                 otherwise = x[1]
         return _new(A.Choose, kind="choose", player=player, prompt=prompt, optional=optional,
-                        options=options, otherwise=otherwise, meta=meta, span=_span(m))
+                    options=options, otherwise=otherwise, meta=meta, span=_span(m))
 
     def option(self, c, m):
         meta, (name, bindings, where, label, body) = _split_meta(c)
         return _new(A.Option, kind="option", name=_name(name), bindings=list(bindings or []),
-                        where=where, label=make_template(label) if label is not None else None,
-                        body=body, meta=meta, span=_span(m))
+                    where=where, label=make_template(label) if label is not None else None,
+                    body=body, meta=meta, span=_span(m))
 
     def otherwise(self, c, m):
         return ("otherwise", c[0])
@@ -516,7 +520,7 @@ class _Builder(Transformer_NonRecursive):
     def simultaneous_stmt(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.Simultaneously, kind="simultaneously", binding=rest[0], body=rest[1], meta=meta,
-                                span=_span(m))
+                    span=_span(m))
 
     def turns_stmt(self, c, m):
         meta, rest = _split_meta(c)
@@ -525,7 +529,7 @@ class _Builder(Transformer_NonRecursive):
     def phase_stmt(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.Phase, kind="phase", name=_name(rest[0]), when=rest[1], body=rest[2], meta=meta,
-                       span=_span(m))
+                    span=_span(m))
 
     def step_stmt(self, c, m):
         meta, rest = _split_meta(c)
@@ -538,12 +542,12 @@ class _Builder(Transformer_NonRecursive):
     def rounds_until(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.Rounds, kind="rounds", mode="until", expr=rest[0], body=rest[1], meta=meta,
-                        span=_span(m))
+                    span=_span(m))
 
     def rounds_count(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.Rounds, kind="rounds", mode="count", expr=rest[0], body=rest[1], meta=meta,
-                        span=_span(m))
+                    span=_span(m))
 
     def turn_stmt(self, c, m):
         meta, rest = _split_meta(c)
@@ -577,7 +581,7 @@ class _Builder(Transformer_NonRecursive):
         ties = next(str(t) for t in tail if isinstance(t, Token))
         body = tail[-1]
         return _new(A.Award, kind="award", amounts=amounts, binding=binding, where=where, keys=keys,
-                       ties=ties, body=body, meta=meta, span=_span(m))
+                    ties=ties, body=body, meta=meta, span=_span(m))
 
     def call_stmt(self, c, m):
         return _new(A.CallProcedure, kind="do", name=_name(c[0]), args=c[1] or [], span=_span(m))
@@ -594,7 +598,7 @@ class _Builder(Transformer_NonRecursive):
     # --- expressions
     def cond_expr(self, c, m):
         return _new(A.Conditional, kind="conditional", test=c[0], then=c[1], otherwise=c[2],
-                             span=_span(m))
+                    span=_span(m))
 
     def _bin(self, op, left, right, m):
         return _new(A.Binary, kind="binary", op=op, left=left, right=right, span=_span(m))
@@ -630,7 +634,7 @@ class _Builder(Transformer_NonRecursive):
 
     def index(self, c, m):
         return _new(A.Index, kind="index", obj=c[0], indices=[x for x in c[1:] if x is not None],
-                       span=_span(m))
+                    span=_span(m))
 
     def call(self, c, m):
         return _new(A.Call, kind="call", func=_name(c[0]), args=c[1] or [], span=_span(m))
@@ -649,11 +653,11 @@ class _Builder(Transformer_NonRecursive):
 
     def aggregate(self, c, m):
         return _new(A.Aggregate, kind="aggregate", func=str(c[0]), element=c[1], binding=c[2],
-                           where=c[3], span=_span(m))
+                    where=c[3], span=_span(m))
 
     def quantifier(self, c, m):
         return _new(A.Quantifier, kind="quantifier", func=str(c[0]), binding=c[1], where=c[2],
-                            span=_span(m))
+                    span=_span(m))
 
     def sort(self, c, m):
         return _new(A.Sort, kind="sort", binding=c[0], keys=c[1:], span=_span(m))
@@ -671,14 +675,14 @@ class _Builder(Transformer_NonRecursive):
 
     def record_lit(self, c, m):
         return _new(A.RecordLit, kind="record_lit", record=_name(c[0]),
-                           fields=[f for f in c[1:] if f is not None], span=_span(m))
+                    fields=[f for f in c[1:] if f is not None], span=_span(m))
 
     def args(self, c, m):
         return list(c)
 
     def key(self, c, m):
         return _new(A.SortKey, kind="sort_key", expr=c[0],
-                         descending=c[1] is not None and str(c[1]) == "descending", span=_span(m))
+                    descending=c[1] is not None and str(c[1]) == "descending", span=_span(m))
 
     def random_key(self, c, m):
         return _new(A.RandomKey, kind="random_key", span=_span(m))
@@ -705,7 +709,7 @@ class _Builder(Transformer_NonRecursive):
     def scenario(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.Scenario, kind="scenario", name=unescape(rest[0]), items=rest[1:], meta=meta,
-                          span=_span(m))
+                    span=_span(m))
 
     def sc_ruleset(self, c, m):
         return _new(A.ScRuleset, kind="sc_ruleset", path=unescape(c[0]), span=_span(m))
@@ -727,7 +731,7 @@ class _Builder(Transformer_NonRecursive):
 
     def sc_expect(self, c, m):
         return _new(A.ScExpect, kind="sc_expect", test=c[0],
-                          message=unescape(c[1]) if c[1] is not None else None, span=_span(m))
+                    message=unescape(c[1]) if c[1] is not None else None, span=_span(m))
 
     def sc_expect_option(self, c, m):
         return _new(A.ScExpectOption, kind="sc_expect_option", player=c[0], option=unescape(c[1]),

@@ -649,14 +649,4 @@ def _default_for(t) -> object:
     return None
 
 
-def bindings_product(evaluator: Evaluator, bindings, env):
-    """Every combination of several bindings (later ones may depend on earlier ones)."""
-    if not bindings:
-        yield dict(env)
-        return
-    first, rest = bindings[0], bindings[1:]
-    for e in evaluator.iterate(first, None, env):
-        yield from bindings_product(evaluator, rest, dict(e))
-
-
-__all__ = ["Evaluator", "truth", "bindings_product", "_same"]
+__all__ = ["Evaluator", "truth", "_same"]

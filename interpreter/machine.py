@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..grammar import ast as A
 from .errors import RuleError
-from .evaluator import Evaluator, _same, bindings_product, truth
+from .evaluator import Evaluator, _same, truth
 from .rules import Rules
 from .state import GameState, Limits
 from .values import Grid, Item, Seat, Struct, Sym, show, type_name
@@ -606,8 +606,9 @@ class Machine(Evaluator):
         return out
 
     def _combinations(self, bindings, env, positions):
-        """Every combination of an option's bindings, with each value's 1-based position in the
-        list it came from (each source is evaluated once per combination of the ones before)."""
+        """Every combination of several bindings (options, reactions), with each value's 1-based
+        position in the list it came from; each source is evaluated once per combination of the
+        bindings before it, which may depend on them."""
         if not bindings:
             yield dict(env), positions
             return
@@ -657,7 +658,7 @@ class Machine(Evaluator):
         self.dirty = False
         st = self.state
         for r in self.rules.reactions:
-            for env in bindings_product(self, r.bindings, {}):
+            for env, _ in self._combinations(r.bindings, {}, ()):
                 key = (r.name,) + tuple(option_token(env[b.name], 0) for b in r.bindings)
                 now = truth(self.eval(r.condition, env), r.condition)
                 before = st.reaction_flags.get(key, False)

@@ -1,15 +1,17 @@
 """The per-user cache of parsed and schema-checked files (grammar/cache.py)."""
 from pathlib import Path
 
+from ast_helpers import without_spans
 from rulebook.grammar import cache
 from rulebook.grammar.parser import parse_text
+
 from rulebook.loader import _parse_with_disk_cache
 
 TEXT = 'game "Cached" {\n    players 2\n}\nglobal n: int = 1\n'
 
 
 def _strip(program):
-    return program.model_dump(mode="json", exclude={"span"})
+    return without_spans(program.model_dump(mode="json"))
 
 
 def test_a_cached_tree_equals_a_fresh_parse_and_keeps_its_spans(tmp_path, monkeypatch):

@@ -7,9 +7,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
+from ast_helpers import without_spans
 from rulebook.grammar import ast as A
-from rulebook.grammar.formatter import WIDTH, format_expression, format_program, format_source
+from rulebook.grammar.formatter import (
+    WIDTH,
+    format_expression,
+    format_program,
+    format_source,
+)
 from rulebook.grammar.parser import comments_of, parse_expression, parse_text
 from rulebook.validator.diagnostics import DiagnosticError
 
@@ -17,13 +22,6 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES_FILES = sorted((ROOT / "rulesets").rglob("*.rules"))
 
 
-def without_spans(data):
-    """A model dump with every `span` key removed, at any depth."""
-    if isinstance(data, dict):
-        return {k: without_spans(v) for k, v in data.items() if k != "span"}
-    if isinstance(data, list):
-        return [without_spans(v) for v in data]
-    return data
 
 
 def ast_of(text: str):

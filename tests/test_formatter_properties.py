@@ -14,12 +14,17 @@ import re
 from collections import Counter
 
 import pytest
+from ast_helpers import without_spans
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from rulebook.grammar import ast as A
 from rulebook.grammar.formatter import format_expression, format_program, format_source
-from rulebook.grammar.parser import comments_of, lark_parser, parse_expression, parse_text
+from rulebook.grammar.parser import (
+    comments_of,
+    lark_parser,
+    parse_expression,
+    parse_text,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")
 
@@ -29,12 +34,6 @@ def examples(count: int) -> settings:
                     suppress_health_check=[HealthCheck.too_slow])
 
 
-def without_spans(data):
-    if isinstance(data, dict):
-        return {k: without_spans(v) for k, v in data.items() if k != "span"}
-    if isinstance(data, list):
-        return [without_spans(v) for v in data]
-    return data
 
 
 def dump(node) -> dict:
