@@ -65,10 +65,17 @@ def unescape(tok: Token) -> str:
                 if end != -1:
                     code = body[i + 3 : end]
                     try:
-                        out.append(chr(int(code, 16)))
+                        if not 1 <= len(code) <= 6:
+                            raise ValueError(code)
+                        char = chr(int(code, 16))
                     except (ValueError, OverflowError):
-                        raise _BuildError("E0104", f"invalid unicode escape `\\u{{{code}}}`", tok,
-                                          "write \\u{XXXX} with 1 to 6 hexadecimal digits")
+                        raise _BuildError("E0104", f"invalid unicode escape `\\u{{{code[:12]}}}`",
+                                          tok, "write \\u{XXXX} with 1 to 6 hexadecimal digits")
+                    if 0xD800 <= ord(char) <= 0xDFFF:
+                        raise _BuildError("E0104", f"`\\u{{{code}}}` is half of a UTF-16 pair, "
+                                          "not a character", tok,
+                                          "write the character's own code point, like \\u{1F600}")
+                    out.append(char)
                     i = end + 1
                     continue
             if nxt in _ESCAPES:
@@ -80,6 +87,19 @@ def unescape(tok: Token) -> str:
         out.append(ch)
         i += 1
     return "".join(out)
+
+
+MAX_LITERAL = 2 ** 53  # the engine's largest number (interpreter Limits.max_number)
+
+
+def integer(tok: Token) -> int:
+    """A whole number as written; longer than any number the engine can hold is an error."""
+    text = str(tok)
+    if len(text) > 16 or int(text) > MAX_LITERAL:
+        shown = text if len(text) <= 24 else text[:20] + "..."
+        raise _BuildError("E0122", f"the number {shown} is too large (limit {MAX_LITERAL:,})",
+                          tok, "numbers in rules stay below 2^53, about 9 million billion")
+    return int(text)
 
 
 class _BuildError(Exception):
@@ -239,8 +259,8 @@ class _Builder(Transformer_NonRecursive):
                     span=_span(m))
 
     def players_field(self, c, m):
-        lo = int(c[0])
-        hi = int(c[1]) if c[1] is not None else lo
+        lo = integer(c[0])
+        hi = integer(c[1]) if c[1] is not None else lo
         return ("players", (lo, hi))
 
     def source_field(self, c, m):
@@ -422,8 +442,8 @@ class _Builder(Transformer_NonRecursive):
         return _new(A.MapEntry, kind="map_entry", key=c[0], value=c[1], span=_span(m))
 
     def grid_type(self, c, m):
-        return _new(A.GridType, kind="grid_type", rows=int(c[0]), columns=int(c[1]), element=c[2],
-                    span=_span(m))
+        return _new(A.GridType, kind="grid_type", rows=integer(c[0]), columns=integer(c[1]),
+                    element=c[2], span=_span(m))
 
     # --- statements
     def block(self, c, m):
@@ -688,7 +708,7 @@ class _Builder(Transformer_NonRecursive):
         return _new(A.RandomKey, kind="random_key", span=_span(m))
 
     def int_lit(self, c, m):
-        return _new(A.IntLit, kind="int", value=int(c[0]), span=_span(m))
+        return _new(A.IntLit, kind="int", value=integer(c[0]), span=_span(m))
 
     def str_lit(self, c, m):
         t = make_template(c[0])
@@ -715,10 +735,10 @@ class _Builder(Transformer_NonRecursive):
         return _new(A.ScRuleset, kind="sc_ruleset", path=unescape(c[0]), span=_span(m))
 
     def sc_players(self, c, m):
-        return _new(A.ScPlayers, kind="sc_players", count=int(c[0]), span=_span(m))
+        return _new(A.ScPlayers, kind="sc_players", count=integer(c[0]), span=_span(m))
 
     def sc_seed(self, c, m):
-        return _new(A.ScSeed, kind="sc_seed", seed=int(c[0]), span=_span(m))
+        return _new(A.ScSeed, kind="sc_seed", seed=integer(c[0]), span=_span(m))
 
     def sc_given(self, c, m):
         return _new(A.ScGiven, kind="sc_given", body=c[0], span=_span(m))
@@ -762,7 +782,7 @@ class _Builder(Transformer_NonRecursive):
                     span=_span(m))
 
     def negative_cell(self, c, m):
-        return _new(A.IntLit, kind="int", value=-int(c[0]), span=_span(m))
+        return _new(A.IntLit, kind="int", value=-integer(c[0]), span=_span(m))
 
     def name_cell(self, c, m):
         return _new(A.StrLit, kind="str", value=str(c[0]), span=_span(m))

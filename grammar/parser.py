@@ -23,11 +23,17 @@ from .source import (  # noqa: F401 - re-exported: the reading functions are par
 from .syntax_errors import describe_syntax_error
 
 MAX_TREE_DEPTH = 120
+MAX_STATEMENT_TOKENS = 20_000  # words and symbols in one statement, declaration or table row
 
 GRAMMAR_FILE = Path(__file__).with_name("rules.lark")
 
 
 _WORD = re.compile(r"\w+")
+
+
+class _StatementTooLong(Exception):
+    def __init__(self, tok):
+        self.tok = tok
 
 
 class _BracketNewlines:
@@ -45,7 +51,11 @@ class _BracketNewlines:
         size = len(text)
         depth = 0
         skip_to = -1
+        count = 0
         for tok in stream:
+            count += 1
+            if count > MAX_STATEMENT_TOKENS:
+                raise _StatementTooLong(tok)
             kind = tok.type
             end = tok.end_pos
             if tok.start_pos < skip_to:
@@ -62,8 +72,10 @@ class _BracketNewlines:
                 depth += 1
             elif kind == "RPAR" or kind == "RSQB":
                 depth = max(0, depth - 1)
-            elif kind == "_NL" and depth > 0:
-                continue
+            elif kind == "_NL":
+                if depth > 0:
+                    continue
+                count = 0
             yield tok
 
 
@@ -122,7 +134,14 @@ def _deepest(node) -> tuple[int, A.Node]:
 
 
 def parse_text(text: str, name: str = "<input>") -> A.Program:
-    """Parse rules text into a Program, or raise DiagnosticError."""
+    """Parse rules text into a Program, or raise DiagnosticError (which carries the text)."""
+    try:
+        return _parse_program(text, name)
+    except DiagnosticError as e:
+        raise DiagnosticError(e.diagnostics, {**e.sources, name: text})
+
+
+def _parse_program(text: str, name: str) -> A.Program:
     _check_nesting(text, name)
     try:
         tree = _parse(text, "start")
@@ -131,6 +150,11 @@ def parse_text(text: str, name: str = "<input>") -> A.Program:
     except RecursionError:
         raise DiagnosticError([Diagnostic("E0007", "the file is nested too deeply to read",
                                           file=name, hint="split deep expressions with `let`")])
+    except _StatementTooLong as e:
+        raise DiagnosticError([Diagnostic(
+            "E0007", f"a statement longer than {MAX_STATEMENT_TOKENS:,} words and symbols",
+            file=name, line=e.tok.line, column=e.tok.column,
+            hint="split it with `let`, a `define`, or a table")])
     try:
         prog = _Builder().transform(tree)
     except _BuildError as e:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..validator.diagnostics import Diagnostic, DiagnosticError
 from .game import Game
 from .rng import Rng
 from .view import view
@@ -65,7 +66,9 @@ def play_out(game: Game, agents: dict[int, Agent], max_decisions: int = 1_000_00
     made = 0
     while game.pending is not None:
         if made >= max_decisions:
-            raise RuntimeError(f"more than {max_decisions} decisions")
+            raise DiagnosticError([Diagnostic(
+                "E0301", f"the game went on for more than {max_decisions:,} decisions",
+                hint="check that the game's end condition can be reached")])
         seat = game.pending.player.seat
         agent = agents[seat]
         options = game.legal_options()

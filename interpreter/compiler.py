@@ -35,6 +35,8 @@ def _name(node):
             return v
         v = ev.state.globals.get(name, _MISSING)
         if v is not _MISSING:
+            if ev.watcher is not None:
+                ev.note_read(0, name)
             return v
         return ev.ev_name(node, env)
     return f
@@ -50,6 +52,8 @@ def _field(node):
         if t is Seat:
             v = obj.vars.get(name, _MISSING)
             if v is not _MISSING:
+                if ev.watcher is not None:
+                    ev.note_read(obj.seat, name)
                 return v
         elif t is Item or t is Struct:
             v = obj.fields.get(name, _MISSING)

@@ -8,9 +8,11 @@ from ..grammar import ast as A
 from ..validator.builtins import BUILTIN_FUNCTIONS, arity_text
 from .compiler import compile_expr
 from .errors import RuleError
+from .memory import CHECK_EVERY, resident_bytes
 from .rules import Rules
 from .state import GameState, Limits
-from .values import Grid, Item, Seat, Struct, Sym, show, type_name
+from .visibility import can_see
+from .values import MAX_SHOWN_DEPTH, Grid, Item, Seat, Struct, Sym, elements, show, type_name
 
 _MISSING = object()
 
@@ -30,19 +32,57 @@ class Evaluator:
         self.depth = 0
         self.pending_player = None
         self._compiled = rules.compiled
-        self._dispatch = {}
-        for name in dir(self):
-            if name.startswith("ev_"):
-                self._dispatch[name[3:]] = getattr(self, name)
+        self._memory_check_at = CHECK_EVERY
+        # The seat whose knowledge is audited (Game.apply with audit_reveals): reading what it
+        # may not see sets `saw_hidden`, so that play can refuse to undo a revealing decision.
+        self.watcher: int | None = None
+        self.saw_hidden = False
+        self.known_reveals: dict = {}  # the reveals when the audited decision was made
+
+    def watch(self, seat: int | None) -> None:
+        """Audit what follows for what `seat` could not see until now (None: stop)."""
+        self.watcher, self.saw_hidden = seat, False
+        self.known_reveals = {k: v if v == "all" else set(v)
+                              for k, v in self.state.reveals.items()} if seat is not None else {}
+
+    def hidden_from_watcher(self, owner: int, name: str) -> bool:
+        return not can_see(self.state, self.rules, self.watcher, owner, name, self.known_reveals)
+
+    def note_read(self, owner: int, name: str) -> None:
+        if not self.saw_hidden and self.hidden_from_watcher(owner, name):
+            self.saw_hidden = True
 
     # ----------------------------------------------------------------- budgets and numbers
     def tick(self, node, n: int = 1) -> None:
+        """Charge `n` steps: a statement, a loop turn or a call is one; visiting or building
+        elements costs one each, and texts one per 64 characters (docs/language.md, Limits)."""
         st = self.state
         st.steps += n
         if st.steps > self.limits.max_steps:
             raise RuleError("E0301", f"the rules ran more than {self.limits.max_steps:,} steps "
                             "in one game; a loop probably never ends", node,
                             "check the loop's condition, or add `stop`")
+        if st.steps >= self._memory_check_at:
+            self._memory_check_at = st.steps + CHECK_EVERY
+            self.check_memory(node)
+
+    def check_memory(self, node) -> None:
+        limit = self.limits.max_memory
+        if limit is None:
+            return
+        used = resident_bytes()
+        if used is not None and used > limit:
+            raise RuleError("E0316", f"the game uses {used // 2 ** 20:,} MiB of memory (limit "
+                            f"{limit // 2 ** 20:,} MiB)", node,
+                            "the rules build too much; `--max-memory` raises the limit")
+
+    def text(self, value: str, node) -> str:
+        """A text the rules built: bounded, and charged by its length."""
+        if len(value) > self.limits.max_text:
+            raise RuleError("E0303", f"a text of {len(value):,} characters is too long (limit "
+                            f"{self.limits.max_text:,})", node)
+        self.tick(node, len(value) // 64)
+        return value
 
     def num(self, value: int, node) -> int:
         if -self.limits.max_number <= value <= self.limits.max_number:
@@ -86,12 +126,20 @@ class Evaluator:
         if tmpl is None:
             return ""
         out = []
+        size = 0
         for part in tmpl.parts:
-            if part.kind == "text_part":
-                out.append(part.text)
-            else:
-                out.append(show(self.eval(part.expr, env)))
-        return "".join(out)
+            piece = part.text if part.kind == "text_part" else self.shown(
+                self.eval(part.expr, env), part)
+            size += len(piece)
+            if size > self.limits.max_text:
+                self.text("".join(out) + piece, tmpl)  # raises: too long
+            out.append(piece)
+        return self.text("".join(out), tmpl)
+
+    def shown(self, value, node) -> str:
+        """`show` of a value the rules print, charged per element like any other walk."""
+        self.tick(node, elements(value))
+        return show(value)
 
     # ----------------------------------------------------------------------------- names
     def ev_name(self, node, env):
@@ -102,6 +150,8 @@ class Evaluator:
         st = self.state
         v = st.globals.get(name, _MISSING)
         if v is not _MISSING:
+            if self.watcher is not None:
+                self.note_read(0, name)
             return v
         v = st.consts.get(name, _MISSING)
         if v is not _MISSING:
@@ -144,6 +194,8 @@ class Evaluator:
             if v is _MISSING:
                 raise RuleError("E0311", f"players have no variable `{name}`", node,
                                 f"declare it with `player {name}: ...`")
+            if self.watcher is not None:
+                self.note_read(obj.seat, name)
             return v
         if isinstance(obj, (Item, Struct)):
             v = obj.fields.get(name, _MISSING)
@@ -166,6 +218,7 @@ class Evaluator:
             return obj.get(self.map_key(idx, node))
         if isinstance(obj, list):
             if len(idx) == 1 and isinstance(idx[0], list):  # xs[1..3]: several positions
+                self.tick(node, len(idx[0]))
                 return [obj[self.list_pos(obj, [i], node)] for i in idx[0]]
             return obj[self.list_pos(obj, idx, node)]
         raise RuleError("E0306", f"cannot index {type_name(obj)} `{show(obj)}`", node)
@@ -218,10 +271,10 @@ class Evaluator:
 
     def binary_values(self, node, a, b):
         op = node.op
-        if op == "==":
-            return _same(a, b)
-        if op == "!=":
-            return not _same(a, b)
+        if op == "==" or op == "!=":
+            if isinstance(a, (list, dict, Grid)) and isinstance(b, (list, dict, Grid)):
+                self.tick(node, min(elements(a), elements(b)))
+            return _same(a, b) if op == "==" else not _same(a, b)
         if op in ("in", "not in"):
             if isinstance(b, Grid):
                 b = b.cells
@@ -230,16 +283,15 @@ class Evaluator:
             if not isinstance(b, list):
                 raise RuleError("E0306", f"`{op}` needs a list on the right, not {type_name(b)}",
                                 node)
+            self.tick(node, len(b))
             found = any(_same(a, x) for x in b)
             return found if op == "in" else not found
         if op == "+" and isinstance(a, list) and isinstance(b, list):
             return self.sized(a + b, node)
         if op == "+" and isinstance(a, str) and isinstance(b, str):
-            if len(a) + len(b) > self.limits.max_collection:
-                raise RuleError("E0303", f"a text of {len(a) + len(b):,} characters is too long "
-                                f"(limit {self.limits.max_collection:,})", node)
-            self.tick(node, (len(a) + len(b)) // 64)
-            return a + b
+            if len(a) + len(b) > self.limits.max_text:
+                self.text(a + b[: self.limits.max_text], node)  # raises: too long
+            return self.text(a + b, node)
         if op in ("<", "<=", ">", ">="):
             if isinstance(a, Sym) and isinstance(b, Sym) and a.enum == b.enum:
                 a, b = a.order, b.order
@@ -269,6 +321,7 @@ class Evaluator:
         return self.eval(node.otherwise, env)
 
     def ev_list(self, node, env):
+        self.tick(node, len(node.items))
         return [self.eval(x, env) for x in node.items]
 
     def ev_match(self, node, env):
@@ -283,6 +336,7 @@ class Evaluator:
         record = self.rules.records.get(node.record)
         if record is None:
             raise RuleError("E0311", f"unknown record `{node.record}`", node)
+        self.tick(node, len(record.fields))
         fields = {f.name: self.default_for(f.type, f) for f in record.fields}
         for f in node.fields:
             if f.name not in fields:
@@ -318,6 +372,7 @@ class Evaluator:
         return self.aggregate(node.func, values, node)
 
     def aggregate(self, func, values, node):
+        self.tick(node, len(values))
         for v in values:
             if not (isinstance(v, int) and not isinstance(v, bool)):
                 if func != "sum" and isinstance(v, Sym):
@@ -393,6 +448,7 @@ class Evaluator:
                 group = ordered[i:j]
                 if len(group) > 1:
                     self.state.rng.shuffle(group)
+                    self.saw_hidden |= self.watcher is not None
                 out.extend(group)
                 i = j
             ordered = out
@@ -419,6 +475,7 @@ class Evaluator:
             local = dict(zip(define.params, args))
             value = self.eval(define.body, local)
             for mod in self.rules.modifiers.get(define.name, ()):
+                self.tick(mod)
                 menv = dict(zip(mod.params, args))
                 if mod.when is not None and not truth(self.eval(mod.when, menv), mod.when):
                     continue
@@ -452,16 +509,17 @@ class Evaluator:
     def bi_size(self, node, *a):
         v = a[0]
         if isinstance(v, Grid):
+            self.tick(node, len(v.cells))
             return sum(1 for c in v.cells if c is not None)
         if isinstance(v, (list, str, dict)):
             return len(v)
         raise RuleError("E0306", f"`size` needs a list, not {type_name(v)}", node)
 
     def bi_keys(self, node, *a):
-        return list(self._map(node, a[0]))
+        return self.sized(list(self._map(node, a[0])), node)
 
     def bi_values(self, node, *a):
-        return list(self._map(node, a[0]).values())
+        return self.sized(list(self._map(node, a[0]).values()), node)
 
     def _map(self, node, v) -> dict:
         if not isinstance(v, dict):
@@ -494,13 +552,15 @@ class Evaluator:
 
     def bi_index_of(self, node, *a):
         xs = _as_list(a[0], node)
+        self.tick(node, len(xs))
         for i, x in enumerate(xs):
             if _same(x, a[1]):
                 return i + 1
         return 0
 
     def bi_shuffled(self, node, *a):
-        xs = list(_as_list(a[0], node))
+        xs = self.sized(list(_as_list(a[0], node)), node)
+        self.saw_hidden |= self.watcher is not None  # a random order, shown to whoever uses it
         self.state.rng.shuffle(xs)
         return xs
 
@@ -508,6 +568,7 @@ class Evaluator:
         _ints(a[0], a[1], "random_int", node)
         if a[1] < a[0]:
             raise RuleError("E0312", f"random_int({a[0]}, {a[1]}) has no values", node)
+        self.saw_hidden |= self.watcher is not None
         return self.state.rng.between(a[0], a[1])
 
     def _seat(self, node, v) -> Seat:
@@ -544,7 +605,7 @@ class Evaluator:
         return self._seat(node, a[0]).automaton is not None
 
     def bi_text(self, node, *a):
-        return show(a[0])
+        return self.text(self.shown(a[0], node), node)
 
     def bi_changed_at(self, node, env):
         key = self.var_key(node.args[0], env)
@@ -553,7 +614,9 @@ class Evaluator:
     def bi_largest_group(self, node, *a):
         """Largest total weight of an orthogonally connected group (row/column fields)."""
         cells = {}
-        for x in _as_list(a[0], node):
+        xs = _as_list(a[0], node)
+        self.tick(node, 2 * len(xs))
+        for x in xs:
             if not isinstance(x, (Item, Struct)):
                 raise RuleError("E0306", "`largest_group` needs items with `row` and `column`",
                                 node)
@@ -591,10 +654,12 @@ class Evaluator:
         if t is not None and t.kind == "map_type":
             # keyed by an enum: every member starts with the value type's default
             members = self.rules.enums.get(getattr(t.key, "name", None), ())
+            self.tick(node, len(members))
             return {m: self.default_for(t.value, node) for m in members}
         return _default_for(t)
 
     def ev_map_lit(self, node, env):
+        self.tick(node, len(node.entries))
         return {self.eval(e.key, env): self.eval(e.value, env) for e in node.entries}
 
     # ------------------------------------------------------------------ variable references
@@ -609,16 +674,18 @@ class Evaluator:
         raise RuleError("E0306", "expected a state variable such as `x` or `p.x`", target)
 
 
-def _same(a, b) -> bool:
+def _same(a, b, depth: int = 0) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, (int, str)) and isinstance(b, (int, str)):
         return a == b
+    if a is b or depth >= MAX_SHOWN_DEPTH:  # values are never compared deeper than they show
+        return a is b
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y, depth + 1) for x, y in zip(a, b))
     if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    return a is b
+        return a.keys() == b.keys() and all(_same(a[k], b[k], depth + 1) for k in a)
+    return False
 
 
 def _ints(a, b, op, node) -> None:

@@ -11,20 +11,34 @@ from .errors import RuleError
 from .evaluator import Evaluator, _same, truth
 from .rules import Rules
 from .state import GameState, Limits
-from .values import Grid, Item, Seat, Struct, Sym, show, type_name
+from .values import Grid, Item, Seat, Struct, Sym, elements, nesting_problem, show, type_name
 
 
 # Control-flow signals, raised by `end game`, `stop` and `pass` and caught by what they end.
-class _EndGame(Exception):
+class _Signal(Exception):
+    words = ""
+
+    def __init__(self, node=None):
+        super().__init__(self.words)
+        self.node = node
+
+
+class _EndGame(_Signal):
     """`end game`: caught by the game's run, which goes on to scoring."""
+    words = "end game"
 
 
-class _Stop(Exception):
+class _Stop(_Signal):
     """`stop`: caught by the innermost loop."""
+    words = "stop"
 
 
-class _Pass(Exception):
+class _Pass(_Signal):
     """`pass`: caught by `turns`, which marks the player as passed."""
+    words = "pass"
+
+
+CONTROL_SIGNALS = (_EndGame, _Stop, _Pass)
 
 
 RECOMPUTE = object()  # sent back into a decision after the state was changed from outside
@@ -74,10 +88,6 @@ class Machine(Evaluator):
         self.dirty = False
         self._added: list[list[str]] = []
         self.pending_chooser = None  # who made the decision whose option body is running
-        self._stmt = {}
-        for name in dir(self):
-            if name.startswith("do_"):
-                self._stmt[name[3:]] = getattr(self, name)
 
     # ------------------------------------------------------------------------- game start
     def initialise(self) -> None:
@@ -104,14 +114,21 @@ class Machine(Evaluator):
 
     def clamp(self, decl: A.StateDecl, value, env):
         if decl.at_least is not None:
-            lo = self.eval(decl.at_least, env)
+            lo = self.bound_of(decl.at_least, env, "at least")
             if isinstance(value, int) and value < lo:
                 value = lo
         if decl.at_most is not None:
-            hi = self.eval(decl.at_most, env)
+            hi = self.bound_of(decl.at_most, env, "at most")
             if isinstance(value, int) and value > hi:
                 value = hi
         return value
+
+    def bound_of(self, expr, env, words: str) -> int:
+        v = self.eval(expr, env)
+        if type(v) is not int:
+            raise RuleError("E0306", f"`{words}` needs a number, not {type_name(v)} `{show(v)}`",
+                            expr)
+        return v
 
     def run(self):
         """The whole game: setup, play, scoring, winner."""
@@ -132,11 +149,11 @@ class Machine(Evaluator):
             if rules.scoring:
                 st.phase = "scoring"
                 yield from self.block(rules.scoring.body, {})
-        except _EndGame:
+        except CONTROL_SIGNALS:
             pass
         st.winners = self.decide_winners()
         names = ", ".join(show(p) for p in st.winners) or "nobody"
-        st.add_log(f"Game over. Winner: {names}", kind="end")
+        self.log(f"Game over. Winner: {names}", kind="end")
 
     def decide_winners(self) -> list[Seat]:
         w = self.rules.winner
@@ -161,7 +178,7 @@ class Machine(Evaluator):
         try:
             for s in stmts:
                 self.tick(s)
-                gen = self._stmt[s.kind](s, env)
+                gen = _STATEMENTS[s.kind](self, s, env)
                 if gen is not None:
                     yield from gen
                 if self.dirty and reactions:
@@ -193,7 +210,7 @@ class Machine(Evaluator):
         self.assign(s.target, self.eval(s.value, env), env)
 
     def do_change(self, s, env):
-        cur = self.eval(s.target, env)
+        cur = self.unwatched(s.target, env)  # the value stays where it was: nothing is shown
         amount = self.eval(s.amount, env)
         if not (isinstance(cur, int) and isinstance(amount, int)) or isinstance(cur, bool) \
                 or isinstance(amount, bool):
@@ -215,6 +232,7 @@ class Machine(Evaluator):
                 raise RuleError("E0311", f"`{name}` is not a variable that can be set", target,
                                 f"declare it with `global {name}: ...` or `let {name} = ...`")
             value = self.clamp(decl, value, env)
+            self.storable(value, None, target)
             if not _same(st.globals.get(name), value):
                 st.globals[name] = value
                 self.changed((0, name), decl)
@@ -226,6 +244,7 @@ class Machine(Evaluator):
                 if decl is None:
                     raise RuleError("E0311", f"players have no variable `{target.name}`", target)
                 value = self.clamp(decl, value, {"me": obj})
+                self.storable(value, None, target)
                 if not _same(obj.vars.get(target.name), value):
                     obj.vars[target.name] = value
                     self.changed((obj.seat, target.name), decl)
@@ -234,6 +253,7 @@ class Machine(Evaluator):
                 if target.name not in obj.fields:
                     raise RuleError("E0311", f"a {obj.record} has no field `{target.name}`",
                                     target)
+                self.storable(value, obj, target)
                 obj.fields[target.name] = value
                 self.changed(None, None)
                 return
@@ -245,6 +265,7 @@ class Machine(Evaluator):
         if kind == "index":
             obj = self.eval(target.obj, env)
             idx = [self.eval(i, env) for i in target.indices]
+            self.storable(value, obj, target)
             if isinstance(obj, Grid):
                 obj.cells[self.grid_pos(obj, idx, target)] = value
             elif isinstance(obj, dict):
@@ -257,6 +278,34 @@ class Machine(Evaluator):
             return
         raise RuleError("E0306", "only variables, fields and list or grid cells can be set",
                         target)
+
+    def storable(self, value, container, node) -> None:
+        """Refuse a value that would contain its own container or nest too deeply."""
+        if isinstance(value, (list, dict, Grid, Struct)):
+            self.tick(node, elements(value))
+            problem = nesting_problem(value, container, self.limits.max_nesting)
+            if problem:
+                raise RuleError("E0303", f"cannot store this value: {problem}", node,
+                                "store a copy, or keep the values side by side")
+
+    def log(self, text: str, to: list[int] | None = None, kind: str = "rule") -> None:
+        """Add a log line, within the limits on the number of lines and their total size."""
+        st = self.state
+        st.log_chars += len(text)
+        if len(st.log) >= self.limits.max_log_lines or st.log_chars > self.limits.max_log_chars:
+            raise RuleError("E0303", f"the log is full ({len(st.log):,} lines, "
+                            f"{st.log_chars:,} characters; limits {self.limits.max_log_lines:,} "
+                            f"and {self.limits.max_log_chars:,})", None,
+                            "log less, or log once per round rather than per step")
+        st.add_log(text, to, kind)
+
+    def shown_to_watcher(self, target, env) -> bool:
+        """Whether the audited seat sees the variable `target` (anything else counts as seen)."""
+        try:
+            owner, name = self.unwatched(target, env, self.var_key)
+        except RuleError:
+            return True
+        return not self.hidden_from_watcher(owner, name)
 
     def changed(self, key, decl) -> None:
         st = self.state
@@ -279,9 +328,18 @@ class Machine(Evaluator):
         raise RuleError("E0306", f"can only move from and to lists, decks or grid cells, not "
                         f"{type_name(value)}", node)
 
+    def unwatched(self, node, env, read=None):
+        """Evaluate where a value goes (a target, a destination) without counting it as seen:
+        adding to a hidden deck or increasing a secret count shows nothing of it."""
+        watcher, self.watcher = self.watcher, None
+        try:
+            return (read or self.eval)(node, env)
+        finally:
+            self.watcher = watcher
+
     def do_move(self, s, env):
         src = self.container(s.source, env)
-        dst = self.container(s.dest, env)
+        dst = self.unwatched(s.dest, env, self.container)
         if s.what == "one":
             item = self.eval(s.item, env)
             self.take(src, item, s)
@@ -305,6 +363,7 @@ class Machine(Evaluator):
             return
         for i, x in enumerate(src):
             if x is item or _same(x, item):
+                self.tick(node, i)
                 del src[i]
                 return
         raise RuleError("E0308", f"`{show(item)}` is not in the place it is moved from", node,
@@ -318,7 +377,7 @@ class Machine(Evaluator):
             return [] if v is None else [v]
         moved = list(src)
         src.clear()
-        return moved
+        return moved  # the caller charges each moved element
 
     def take_top(self, src, n) -> list:
         if isinstance(src, tuple):
@@ -336,6 +395,9 @@ class Machine(Evaluator):
             if moved:
                 grid.cells[pos] = moved[0]
             return
+        for x in moved:
+            self.storable(x, dst, node)
+        self.tick(node, len(moved))
         if place == "top":
             dst[0:0] = moved
         else:
@@ -345,18 +407,21 @@ class Machine(Evaluator):
                             f"{self.limits.max_collection:,})", node)
 
     def do_add(self, s, env):
-        dst = self.container(s.dest, env)
+        dst = self.unwatched(s.dest, env, self.container)
         self.put(dst, [self.eval(s.value, env)], s.place, s)
         self.changed(None, None)
 
     def do_remove(self, s, env):
-        self.take(self.container(s.source, env), self.eval(s.value, env), s)
+        self.take(self.unwatched(s.source, env, self.container), self.eval(s.value, env), s)
         self.changed(None, None)
 
     def do_shuffle(self, s, env):
-        target = self.eval(s.target, env)
+        target = self.unwatched(s.target, env)
         if not isinstance(target, list):
             raise RuleError("E0306", f"can only shuffle a list or deck, not {type_name(target)}", s)
+        if self.watcher is not None and self.shown_to_watcher(s.target, env):
+            self.saw_hidden = True  # the watcher sees the new order: a random draw shown
+        self.tick(s, len(target))
         self.state.rng.shuffle(target)
         self.changed(None, None)
 
@@ -379,6 +444,7 @@ class Machine(Evaluator):
             raise RuleError("E0306", f"`for` needs a list, not {type_name(source)}", s.binding)
         try:
             for v in list(source):
+                self.tick(s)
                 if s.where is not None and not truth(
                         self.eval(s.where, {**env, s.binding.name: v}), s.where):
                     continue
@@ -392,6 +458,7 @@ class Machine(Evaluator):
             raise RuleError("E0306", "`repeat` needs a number", s)
         try:
             for _ in range(max(0, n)):
+                self.tick(s)  # a turn of a loop is a step, even with nothing in it
                 yield from self.block(s.body, env)
         except _Stop:
             pass
@@ -405,14 +472,14 @@ class Machine(Evaluator):
             pass
 
     def do_stop(self, s, env):
-        raise _Stop()
+        raise _Stop(s)
 
     def do_pass(self, s, env):
-        raise _Pass()
+        raise _Pass(s)
 
     def do_end_game(self, s, env):
-        self.state.add_log("The game ends.", kind="flow")
-        raise _EndGame()
+        self.log("The game ends.", kind="flow")
+        raise _EndGame(s)
 
     def do_step(self, s, env):
         yield from self.block(s.body, env)
@@ -423,7 +490,7 @@ class Machine(Evaluator):
         st = self.state
         previous = st.phase
         st.phase = s.name
-        st.add_log(f"Phase: {s.name}", kind="phase")
+        self.log(f"Phase: {s.name}", kind="phase")
         yield from self.block(s.body, env)
         st.phase = previous if previous is not None else st.phase
 
@@ -440,6 +507,9 @@ class Machine(Evaluator):
         count = None
         if s.mode == "count":
             count = self.eval(s.expr, env)
+            if type(count) is not int:
+                raise RuleError("E0306", f"`rounds` needs a number of rounds, not "
+                                f"{type_name(count)} `{show(count)}`", s.expr)
         done = 0
         try:
             while True:
@@ -447,9 +517,10 @@ class Machine(Evaluator):
                     break
                 if s.mode == "until" and truth(self.eval(s.expr, env), s.expr):
                     break
+                self.tick(s)
                 st.round += 1
                 done += 1
-                st.add_log(f"Round {st.round}", kind="round")
+                self.log(f"Round {st.round}", kind="round")
                 yield from self.block(s.body, env)
         except _Stop:
             pass
@@ -483,6 +554,7 @@ class Machine(Evaluator):
             if not isinstance(source, list):
                 raise RuleError("E0306", "`simultaneously` needs a list of players", s.binding)
             for p in list(source):
+                self.tick(s)
                 yield from self.bound(env, {s.binding.name: p}, s.body)
         finally:
             self.secret_depth -= 1
@@ -526,7 +598,7 @@ class Machine(Evaluator):
             to = [self.pending_chooser.seat]
         else:
             to = None
-        self.state.add_log(self.render(s.message, env), to=to)
+        self.log(self.render(s.message, env), to=to)
 
 
     def do_require(self, s, env):
@@ -535,24 +607,32 @@ class Machine(Evaluator):
 
     def do_reveal(self, s, env):
         key = self.var_key(s.target, env)
-        if s.to is None:
-            self.state.reveals[key] = "all"
-        else:
+        seats = None
+        if s.to is not None:
             who = self.eval(s.to, env)
             seats = who if isinstance(who, list) else [who]
-            cur = self.state.reveals.get(key)
-            if cur != "all":
-                cur = set(cur or ())
-                cur.update(p.seat for p in seats)
-                self.state.reveals[key] = cur
+            if not all(isinstance(p, Seat) for p in seats):
+                raise RuleError("E0306", "`reveal ... to` needs a player or a list of players",
+                                s.to)
+        if self.watcher is not None and self.hidden_from_watcher(*key) and (
+                seats is None or any(p.seat == self.watcher for p in seats)):
+            self.saw_hidden = True  # shown to the audited seat from now on
+        if seats is None:
+            self.state.reveals[key] = "all"
+            return
+        cur = self.state.reveals.get(key)
+        if cur != "all":
+            cur = set(cur or ())
+            cur.update(p.seat for p in seats)
+            self.state.reveals[key] = cur
 
     def do_hide(self, s, env):
         self.state.reveals.pop(self.var_key(s.target, env), None)
 
     def do_award(self, s, env):
         amounts = self.eval(s.amounts, env)
-        if not isinstance(amounts, list):
-            raise RuleError("E0306", "`award` needs a list of amounts, like [5, 3, 1]", s)
+        if not isinstance(amounts, list) or not all(type(a) is int for a in amounts):
+            raise RuleError("E0306", "`award` needs a list of numbers, like [5, 3, 1]", s.amounts)
         rows = []
         for e in self.iterate(s.binding, s.where, env):
             rows.append((e[s.binding.name], self.sort_keys(s.keys, e)))
@@ -560,6 +640,7 @@ class Machine(Evaluator):
         rank = 0
         i = 0
         while i < len(ordered):
+            self.tick(s)
             j = i
             while j < len(ordered) and ordered[j][1] == ordered[i][1]:
                 j += 1
@@ -644,7 +725,7 @@ class Machine(Evaluator):
             break
         self.state.decisions += 1
         who = [player.seat] if decision.secret else None
-        self.state.add_log(f"{show(player)}: {chosen.label}", to=who, kind="decision")
+        self.log(f"{show(player)}: {chosen.label}", to=who, kind="decision")
         if chosen.option is not None:
             previous, self.pending_chooser = self.pending_chooser, player
             names = {b.name: chosen.env[b.name] for b in chosen.option.bindings}
@@ -658,6 +739,7 @@ class Machine(Evaluator):
         self.dirty = False
         st = self.state
         for r in self.rules.reactions:
+            self.tick(r)
             for env, _ in self._combinations(r.bindings, {}, ()):
                 key = (r.name,) + tuple(option_token(env[b.name], 0) for b in r.bindings)
                 now = truth(self.eval(r.condition, env), r.condition)
@@ -667,3 +749,8 @@ class Machine(Evaluator):
                     yield from self.nested(r.body, env, r)
                 elif not now and before:
                     st.reaction_flags[key] = False
+
+
+# Statements by kind, bound to the class rather than to each machine: a machine holding its own
+# bound methods would be a reference cycle, and a finished game would wait for the collector.
+_STATEMENTS = {name[3:]: fn for name, fn in vars(Machine).items() if name.startswith("do_")}

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Callable
 
 from ..grammar import ast as A
+from ..validator.diagnostics import Diagnostic, DiagnosticError, span_fields
+from ..validator.semantic import MAX_TABLE_ITEMS
 from .values import Item, Sym
 
 
@@ -36,7 +39,11 @@ class Rules:
     scoring: A.ScoringDecl | None = None
     winner: A.WinnerDecl | None = None
     fingerprint: str = ""
+    # What each declaration means, as a short hash: a save names what changed since it was made.
+    declaration_prints: dict[str, str] = field(default_factory=dict)
     source_path: str | None = None
+    sources: dict[str, str] = field(default_factory=dict)  # file -> text, to quote diagnostics
+    chain: list[str] = field(default_factory=list)         # the files it was loaded from
     compiled: dict = field(default_factory=dict)  # id(node) -> (node, closure): compiler.py
 
     @property
@@ -90,6 +97,10 @@ def compile_rules(program: A.Program, file_of=None, source_text: str = "") -> Ru
             record = rules.records.get(d.record)
             for row in d.rows:
                 fields, count = _item_fields(record, d.columns, row, rules.members)
+                if len(items) + count > MAX_TABLE_ITEMS:  # `rulebook check` reports it (E0224)
+                    raise DiagnosticError([Diagnostic(
+                        "E0224", f"table `{d.name}` makes more than {MAX_TABLE_ITEMS:,} "
+                        "components", file=rules.file_of(d), **span_fields(d.span))])
                 for _ in range(count):
                     item = Item(f"{d.name}#{len(items) + 1}", d.name, d.record, dict(fields))
                     items.append(item)
@@ -121,7 +132,29 @@ def compile_rules(program: A.Program, file_of=None, source_text: str = "") -> Ru
             rules.scoring = d
         elif isinstance(d, A.WinnerDecl):
             rules.winner = d
-    digest = hashlib.sha256(
-        program.model_dump_json(exclude={"scenarios"}).encode("utf-8")).hexdigest()
-    rules.fingerprint = digest[:16]
+    rules.declaration_prints = declaration_prints(program)
+    whole = json.dumps(rules.declaration_prints, sort_keys=True).encode("utf-8")
+    rules.fingerprint = hashlib.sha256(whole).hexdigest()[:16]
     return rules
+
+
+def declaration_prints(program: A.Program) -> dict[str, str]:
+    """A hash of each declaration's meaning (not of where it is written, nor of its cites), and
+    of the player counts: moving or commenting a rule changes nothing, changing it does."""
+    from ..validator.schema import plain_tree
+
+    def digest(node) -> str:
+        data = json.dumps(plain_tree(node, ("span", "meta")), sort_keys=True, default=str)
+        return hashlib.sha256(data.encode("utf-8")).hexdigest()[:12]
+
+    header = program.header
+    out = {"players": f"{getattr(header, 'min_players', None)}-"
+                      f"{getattr(header, 'max_players', None)}"}
+    for d in program.declarations:
+        name = getattr(d, "name", None) or getattr(d, "target", None)
+        label = f"{d.kind} {name}" if name else d.kind
+        key, n = label, 2
+        while key in out:  # several `when` handlers of one event
+            key, n = f"{label} #{n}", n + 1
+        out[key] = digest(d)
+    return out

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
@@ -10,6 +11,7 @@ from ..validator.diagnostics import DiagnosticError
 from .agents import FirstAgent, RandomAgent, play_out
 from .game import Game
 from .rules import Rules
+from .state import Limits
 
 
 @dataclass
@@ -28,9 +30,10 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return game_seed * 7919 + seat
 
 
-def play_one(rules: Rules, players: int | None, index: int, seed: int, agent: str) -> GameRecord:
+def play_one(rules: Rules, players: int | None, index: int, seed: int, agent: str,
+             limits: Limits | None = None) -> GameRecord:
     try:
-        game = Game(rules, players, seed)
+        game = Game(rules, players, seed, limits)
     except DiagnosticError as e:
         return GameRecord(index, seed, [], {}, 0, 0, 0, e.diagnostics[0].to_dict())
     agents = {s.seat: RandomAgent(agent_seed(seed, s.seat)) if agent == "random" else FirstAgent()
@@ -48,35 +51,48 @@ def play_one(rules: Rules, players: int | None, index: int, seed: int, agent: st
 
 
 _worker_rules: Rules | None = None
+_worker_limits: Limits | None = None
 
 
-def _init_worker(loader: Callable[[], Rules]) -> None:
-    global _worker_rules
-    _worker_rules = loader()
+def _init_worker(loader: Callable[[], Rules], limits: Limits | None) -> None:
+    global _worker_rules, _worker_limits
+    _worker_rules, _worker_limits = loader(), limits
 
 
 def _work(args) -> list[GameRecord]:
-    players, indices, base_seed, agent = args
-    return [play_one(_worker_rules, players, i, base_seed + i, agent) for i in indices]
+    players, first, last, base_seed, agent = args
+    return [play_one(_worker_rules, players, i, base_seed + i, agent, _worker_limits)
+            for i in range(first, last)]
 
 
 def simulate(rules: Rules, loader: Callable[[], Rules], games: int, players: int | None,
              seed: int, jobs: int = 1, agent: str = "random",
-             progress: Callable[[int], None] | None = None) -> tuple[list[GameRecord], float]:
+             progress: Callable[[int], None] | None = None,
+             limits: Limits | None = None) -> tuple[list[GameRecord], float]:
     """Play `games` games; game i uses seed `seed + i`, so results do not depend on `jobs`."""
     start = time.perf_counter()
     records: list[GameRecord] = []
     if jobs <= 1:
         for i in range(games):
-            records.append(play_one(rules, players, i, seed + i, agent))
+            records.append(play_one(rules, players, i, seed + i, agent, limits))
             if progress:
                 progress(1)
     else:
         chunk = max(1, min(50, games // (jobs * 4) or 1))
-        batches = [list(range(s, min(games, s + chunk))) for s in range(0, games, chunk)]
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                                 initargs=(loader,)) as pool:
-            for batch in pool.map(_work, [(players, b, seed, agent) for b in batches]):
+        batches = ((players, s, min(games, s + chunk), seed, agent)
+                   for s in range(0, games, chunk))
+        with ProcessPoolExecutor(max_workers=min(jobs, games), initializer=_init_worker,
+                                 initargs=(loader, limits)) as pool:
+            waiting: deque = deque()  # a few batches ahead per worker, never all of them at once
+            for args in batches:
+                waiting.append(pool.submit(_work, args))
+                while len(waiting) > 4 * jobs or (waiting and waiting[0].done()):
+                    batch = waiting.popleft().result()
+                    records.extend(batch)
+                    if progress:
+                        progress(len(batch))
+            for future in waiting:
+                batch = future.result()
                 records.extend(batch)
                 if progress:
                     progress(len(batch))

@@ -4,18 +4,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .rng import Rng
-from .values import Seat
+from .values import MAX_SHOWN_DEPTH, Seat
 
 
 @dataclass
 class Limits:
     """Budgets that stop a runaway or malicious ruleset with a diagnostic."""
 
-    max_steps: int = 3_000_000        # statements, loop turns and calls in one game
+    max_steps: int = 3_000_000        # statements, loop turns, calls and elements visited
     max_depth: int = 60               # nested define/procedure/handler calls
-    max_collection: int = 100_000     # elements in one list
+    max_collection: int = 100_000     # elements in one list, map or grid
+    max_text: int = 100_000           # characters in one text
+    max_nesting: int = MAX_SHOWN_DEPTH  # lists (or records, maps) inside each other
     max_number: int = 2 ** 53         # absolute value of any integer
     max_options: int = 5_000          # legal options at one decision point
+    max_log_lines: int = 100_000      # lines in a game's log
+    max_log_chars: int = 10_000_000   # characters in a game's log, all lines together
+    # Resident memory of the whole process, in bytes, checked as the rules run (None: no limit).
+    max_memory: int | None = 2 * 1024 ** 3
 
 
 @dataclass
@@ -37,6 +43,7 @@ class GameState:
     reaction_flags: dict = field(default_factory=dict)
     decisions: int = 0
     struct_ids: int = 0
+    log_chars: int = 0
 
     def add_log(self, text: str, to: list[int] | None = None, kind: str = "rule") -> None:
         self.log.append({"kind": kind, "text": text, "to": to})

@@ -90,7 +90,19 @@ def type_name(v) -> str:
     return type(v).__name__
 
 
-def show(v) -> str:
+MAX_SHOWN_DEPTH = 64  # a value nested deeper reads "..." and saves as a marker: never a crash
+
+
+def elements(v) -> int:
+    """How many elements a walk over `v` visits at its top level (what the engine charges)."""
+    if isinstance(v, (list, dict, str)):
+        return len(v)
+    if isinstance(v, Grid):
+        return len(v.cells)
+    return 1
+
+
+def show(v, depth: int = 0) -> str:
     """How a value reads in labels and log lines."""
     if v is None:
         return "none"
@@ -103,16 +115,19 @@ def show(v) -> str:
         return str(name) if name is not None else v.id
     if isinstance(v, Seat):
         return f"player {v.seat}" if v.automaton is None else f"{v.automaton} (player {v.seat})"
+    if isinstance(v, (list, dict)) and depth >= MAX_SHOWN_DEPTH:
+        return "..."
     if isinstance(v, list):
-        return "[" + ", ".join(show(x) for x in v) + "]"
+        return "[" + ", ".join(show(x, depth + 1) for x in v) + "]"
     if isinstance(v, dict):
-        return "{" + ", ".join(f"{show(k)}: {show(x)}" for k, x in v.items()) + "}"
+        return "{" + ", ".join(f"{show(k, depth + 1)}: {show(x, depth + 1)}"
+                               for k, x in v.items()) + "}"
     if isinstance(v, Struct):
         return v.record
     return str(v)
 
 
-def to_data(v, printed: bool = False):
+def to_data(v, printed: bool = False, depth: int = 0):
     """A JSON-ready rendering of a value. Components are named by id; with `printed`, their
     printed fields come along too (what a player reads on the card, for views)."""
     if v is None or isinstance(v, (bool, int, str)):
@@ -121,17 +136,49 @@ def to_data(v, printed: bool = False):
         return v.name
     if isinstance(v, Item):
         if printed:
-            return {"item": v.id, **{k: to_data(x, printed) for k, x in v.fields.items()}}
+            return {"item": v.id, **{k: to_data(x, printed, depth + 1)
+                                     for k, x in v.fields.items()}}
         return {"item": v.id}
     if isinstance(v, Seat):
         return {"player": v.seat}
+    if depth >= MAX_SHOWN_DEPTH:
+        return {"nested": "too deep"}
+    d = depth + 1
     if isinstance(v, list):
-        return [to_data(x, printed) for x in v]
+        return [to_data(x, printed, d) for x in v]
     if isinstance(v, Grid):
-        return [[to_data(v.cells[v.at(r, c)], printed) for c in range(1, v.columns + 1)]
+        return [[to_data(v.cells[v.at(r, c)], printed, d) for c in range(1, v.columns + 1)]
                 for r in range(1, v.rows + 1)]
     if isinstance(v, Struct):
-        return {"record": v.record, **{k: to_data(x, printed) for k, x in v.fields.items()}}
+        return {"record": v.record, **{k: to_data(x, printed, d) for k, x in v.fields.items()}}
     if isinstance(v, dict):
-        return {"map": [[to_data(k, printed), to_data(x, printed)] for k, x in v.items()]}
+        return {"map": [[to_data(k, printed, d), to_data(x, printed, d)] for k, x in v.items()]}
     return repr(v)
+
+
+def nesting_problem(value, target, limit: int) -> str | None:
+    """Why `value` cannot be stored into the container `target` (None when it can): it would
+    contain itself, or nest deeper than `limit`. Walks lists, maps, grids and structures."""
+    stack = [(value, 1)]
+    seen: set[int] = set()
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, Struct):
+            children = v.fields.values()
+        elif isinstance(v, list):
+            children = v
+        elif isinstance(v, dict):
+            children = v.values()
+        elif isinstance(v, Grid):
+            children = v.cells
+        else:
+            continue
+        if v is target:
+            return "it would contain itself"
+        if d > limit:
+            return f"it would nest more than {limit} values deep"
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        stack.extend((c, d + 1) for c in children)
+    return None

@@ -549,7 +549,7 @@ def run_checked(text: str, name: str) -> None:
     errors = [d for d in check_program(program, lambda node: name) if d.is_error]
     assert not errors, "\n".join(f"{d.located()}: [{d.code}] {d.message}" for d in errors)
     rules = compile_rules(program)
-    results = run_scenarios(program, name, lambda ref: rules)
+    results = run_scenarios(program, name, lambda ref, node=None: rules)
     assert len(results) == len(program.scenarios) >= 1
     failures = [f"{r.name}: {d.message}" for r in results for d in r.failures]
     assert not failures, "\n".join(failures)
@@ -664,15 +664,27 @@ def test_limits_table_matches_the_engine():
         cells = [c.strip() for c in line.strip("|").split("|")]
         if len(cells) == 3 and cells[2].startswith("`E"):
             table[cells[2].strip("`") + " " + cells[0]] = cells[1].replace(",", "")
+    from rulebook.loader import MAX_CHAIN
+    from rulebook.validator.semantic import MAX_PLAYERS, MAX_TABLE_ITEMS
+
     limits = Limits()
     expected = {
         "E0004": parser.MAX_FILE_BYTES,
         "E0007 brackets": parser.MAX_NESTING,
         "E0007 rules": parser.MAX_TREE_DEPTH,
+        "E0007 words": parser.MAX_STATEMENT_TOKENS,
+        "E0223": MAX_PLAYERS,
+        "E0224": MAX_TABLE_ITEMS,
+        "E0512": MAX_CHAIN,
         "E0301": limits.max_steps,
         "E0302": limits.max_depth,
         "E0303 elements": limits.max_collection,
+        "E0303 characters in one": limits.max_text,
+        "E0303 values nested": limits.max_nesting,
+        "E0303 lines": limits.max_log_lines,
+        "E0303 characters in a game": limits.max_log_chars,
         "E0303 legal": limits.max_options,
+        "E0316": limits.max_memory // 2 ** 20,
     }
     for key, value in expected.items():
         rows = [v for k, v in table.items() if k.startswith(key)]

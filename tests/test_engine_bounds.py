@@ -66,5 +66,14 @@ def test_doubling_a_text_is_stopped_before_it_fills_memory():
 
 
 def test_a_huge_grid_is_refused():
-    d = _error("global board: grid 100000000000000000 by 3 of int?\n")
+    d = _error("global board: grid 100000000 by 3 of int?\n")
     assert d.code == "E0303" and d.line == 4
+
+
+def test_a_number_beyond_the_engine_is_refused_where_it_is_written():
+    from rulebook.grammar.parser import parse_text
+
+    with pytest.raises(DiagnosticError) as e:
+        parse_text(header("1") + "global board: grid 100000000000000000 by 3 of int?\n", "t")
+    d = e.value.diagnostics[0]
+    assert (d.code, d.line, d.column) == ("E0122", 4, 20)

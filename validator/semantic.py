@@ -37,8 +37,13 @@ CODES = {
     "E0220": "value that does not fit the declared type",
     "E0221": "unknown agent in `play to end with`",
     "E0222": "a scenario's player count that the game does not allow",
+    "E0223": "a player count the engine cannot seat",
+    "E0224": "a table of more components than a list can hold",
     "W0201": "state that is never read",
 }
+
+MAX_PLAYERS = 100          # seats in one game
+MAX_TABLE_ITEMS = 100_000  # components of one table (a list's limit, interpreter Limits)
 
 SCENARIO_AGENTS = ("random", "first")
 PRIMITIVE_TYPES = ("int", "bool", "text", "player")
@@ -198,6 +203,7 @@ class _Checker:
                 self.state_types[id(d)] = self.resolve_type(d.type)
         self.quiet -= scenarios_only
         if not scenarios_only:
+            self._header(self.program.header)
             for d in decls:
                 getattr(self, "decl_" + d.kind)(d)
             for d in decls:
@@ -329,6 +335,16 @@ class _Checker:
         self.fields[d.name] = fields
 
     # ------------------------------------------------------------------- declarations
+    def _header(self, header) -> None:
+        low = getattr(header, "min_players", None)
+        high = getattr(header, "max_players", None)
+        if low is None or high is None:
+            return
+        if not 1 <= low <= high <= MAX_PLAYERS:
+            self.report("E0223", f"`players {low} to {high}` cannot be seated: a game is for 1 to "
+                        f"{MAX_PLAYERS} players, the smaller number first", header,
+                        hint="write `players 2 to 4`, or `players 3` for exactly three")
+
     def decl_enum(self, d):
         pass  # members are claimed as names by _collect
 
@@ -354,10 +370,17 @@ class _Checker:
                             hint=did_you_mean(col, [*fields, "count"]) or
                             f"fields of {d.record}: {', '.join(fields) or 'none'}")
                 columns.append((col, None))
+        total = 0
         for row in d.rows:
             for (col, ty), value in zip(columns, row.values):
                 if ty is not None:
                     self._table_value(d, row, col, ty, value)
+                if col == "count" and type(value) is int:
+                    total += max(0, value)
+        if total > MAX_TABLE_ITEMS:
+            self.report("E0224", f"table `{d.name}` makes {total:,} components (limit "
+                        f"{MAX_TABLE_ITEMS:,})", d,
+                        hint="a table lists the components in the box; lower the counts")
 
     def _table_value(self, table, row, col, ty: Ty, value) -> None:
         if value is None:
