@@ -4,7 +4,9 @@ These run before the parser, so that no input can make it (or a recursive walk) 
 """
 from __future__ import annotations
 
+import os
 import re
+import stat
 from pathlib import Path
 
 from ..validator.diagnostics import Diagnostic, DiagnosticError
@@ -13,25 +15,72 @@ MAX_FILE_BYTES = 1_000_000
 MAX_NESTING = 64
 
 
+def path_kind(path: str | Path) -> str | None:
+    """"file", "folder" or "other" (a device, a pipe, ...) for what `path` names, or None when
+    nothing can be found there (missing, unreadable, a name too long). Never raises."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(st.st_mode):
+        return "file"
+    if stat.S_ISDIR(st.st_mode):
+        return "folder"
+    return "other"
+
+
+def read_regular(path: str | Path, limit: int) -> bytes:
+    """At most `limit + 1` bytes of a regular file, or DiagnosticError saying why not.
+
+    The file is opened without blocking and checked once open, so a pipe, a device or a folder
+    put in a file's place is refused rather than read (or waited on) forever."""
+    name = str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise DiagnosticError([Diagnostic("E0001", f"no such file: {_short(name)}", file=name,
+                                          hint="check the path, or list files with `ls`")])
+    except IsADirectoryError:
+        raise _folder(name)
+    except (OSError, ValueError) as e:
+        why = getattr(e, "strerror", None) or str(e)
+        raise DiagnosticError([Diagnostic("E0003", f"cannot read {_short(name)}: {why}",
+                                          file=name, hint="name a `.rules` text file")])
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise _folder(name)
+        if not stat.S_ISREG(mode):
+            raise DiagnosticError([Diagnostic("E0003", f"{_short(name)} is not a regular file",
+                                              file=name, hint="name a `.rules` text file")])
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    except OSError as e:
+        raise DiagnosticError([Diagnostic("E0003", f"cannot read {_short(name)}: {e.strerror}",
+                                          file=name)])
+    finally:
+        os.close(fd)
+
+
+def _folder(name: str) -> DiagnosticError:
+    return DiagnosticError([Diagnostic("E0002", f"{_short(name)} is a folder, not a rules file",
+                                       file=name, hint="name a `.rules` file inside it")])
+
+
+def _short(name: str) -> str:
+    """A path as messages show it: very long names are cut in the middle."""
+    return name if len(name) <= 160 else name[:80] + "..." + name[-60:]
+
+
 def read_source(path: str | Path) -> str:
     """Read a rules file as text, or raise DiagnosticError saying why it cannot be read."""
-    p = Path(path)
-    name = str(path)
-    if not p.exists():
-        raise DiagnosticError([Diagnostic("E0001", f"no such file: {name}", file=name,
-                                          hint="check the path, or list files with `ls`")])
-    if p.is_dir():
-        raise DiagnosticError([Diagnostic("E0002", f"{name} is a folder, not a rules file",
-                                          file=name, hint="name a `.rules` file inside it")])
-    if not p.is_file():
-        raise DiagnosticError([Diagnostic("E0003", f"{name} is not a regular file", file=name,
-                                          hint="name a `.rules` text file")])
-    try:
-        with p.open("rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)  # never more: a device or pipe could be endless
-    except OSError as e:
-        raise DiagnosticError([Diagnostic("E0003", f"cannot read {name}: {e.strerror}", file=name)])
-    return decode_source(data, name)
+    return decode_source(read_regular(path, MAX_FILE_BYTES), str(path))
 
 
 def decode_source(data: bytes, name: str) -> str:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
 from ..grammar import ast as A
@@ -12,6 +11,7 @@ from .errors import IllegalDecision, RuleError, to_diagnostic
 from .evaluator import truth
 from .game import Game
 from .rules import Rules
+from .state import Limits
 from .values import Seat, show
 
 
@@ -33,11 +33,14 @@ class _Failed(Exception):
 
 
 class ScenarioRunner:
-    def __init__(self, scenario: A.Scenario, file: str, rules_for: Callable[[str | None], Rules]):
+    def __init__(self, scenario: A.Scenario, file: str, rules_for: Callable[..., Rules],
+                 limits: Limits | None = None):
         self.sc = scenario
         self.file = file
         self.rules_for = rules_for
+        self.limits = limits
         self.ruleset: str | None = None
+        self.ruleset_node = None
         self.players: int | None = None
         self.seed = 0
         self.game: Game | None = None
@@ -51,8 +54,9 @@ class ScenarioRunner:
     def ensure_game(self, node) -> Game:
         if self.game is None:
             try:
-                rules = self.rules_for(self.ruleset)
-                self.game = Game(rules, self.players, self.seed, ruleset_ref=self.ruleset)
+                rules = self.rules_for(self.ruleset, self.ruleset_node)
+                self.game = Game(rules, self.players, self.seed, self.limits,
+                                 ruleset_ref=rules.source_path)
             except DiagnosticError as e:
                 d = e.diagnostics[0]
                 self.fail(node, f"the game could not start: {d.located()}: {d.message}", d.hint)
@@ -91,7 +95,7 @@ class ScenarioRunner:
         return result
 
     def sc_ruleset(self, item):
-        self.ruleset = str((Path(self.file).parent / item.path))
+        self.ruleset, self.ruleset_node = item.path, item
 
     def sc_players(self, item):
         self.players = item.count
@@ -196,8 +200,7 @@ class ScenarioRunner:
             owner, name = game.machine.var_key(item.target, {})
         except RuleError as e:
             self.fail(item, e.message, "write a state variable such as `x` or `players[1].x`")
-        decl = (game.rules.global_vars if owner == 0 else game.rules.player_vars)[name]
-        seen = can_see(game, viewer.seat, owner, name, decl.visibility)
+        seen = can_see(game, viewer.seat, owner, name)
         if seen != item.visible:
             what = "sees" if seen else "does not see"
             why = f"{item.message}: " if item.message else ""
@@ -229,6 +232,7 @@ def _explain(runner: ScenarioRunner, test) -> str:
     return ""
 
 
-def run_scenarios(program: A.Program, file: str,
-                  rules_for: Callable[[str | None], Rules]) -> list[ScenarioResult]:
-    return [ScenarioRunner(sc, file, rules_for).run() for sc in program.scenarios]
+def run_scenarios(program: A.Program, file: str, rules_for: Callable[..., Rules],
+                  limits: Limits | None = None) -> list[ScenarioResult]:
+    """Run each scenario; `rules_for(ruleset, node)` loads the ruleset a scenario names."""
+    return [ScenarioRunner(sc, file, rules_for, limits).run() for sc in program.scenarios]

@@ -43,32 +43,6 @@ def main() -> None:
 
 
 # ----------------------------------------------------------------------------- output helpers
-def _read_for_quoting(path: str) -> str | None:
-    """The text of a file so diagnostics can quote its lines; None when it cannot be shown."""
-    from .grammar.parser import MAX_FILE_BYTES
-
-    try:
-        p = Path(path)
-        if not p.is_file() or p.stat().st_size > MAX_FILE_BYTES:
-            return None
-        data = p.read_bytes()
-    except OSError:
-        return None
-    if b"\x00" in data:
-        return None
-    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-
-
-def _sources(diagnostics, known: dict[str, str] | None = None) -> dict[str, str]:
-    sources = dict(known or {})
-    for d in diagnostics:
-        if d.file and d.file not in sources and d.line is not None:
-            text = _read_for_quoting(d.file)
-            if text is not None:
-                sources[d.file] = text
-    return sources
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -95,8 +69,8 @@ def _report(diagnostics, fmt: str, *, checked: int | None = None, err: bool = Fa
     if diagnostics:
         stream = sys.stderr if err else sys.stdout
         color = stream.isatty() and not os.environ.get("NO_COLOR")
-        click.echo(render_text(diagnostics, _sources(diagnostics, known_sources), color=color),
-                   err=err)
+        # Only text that was read as rules is quoted: no file is read again to show a line.
+        click.echo(render_text(diagnostics, known_sources or {}, color=color), err=err)
         click.echo(err=err)
     click.echo(_summary_line(summarize(diagnostics), checked), err=err)
 
@@ -136,10 +110,12 @@ def _empty_folders(targets) -> list:
     """A folder named on the command line that holds no rules file is a mistake, not a pass."""
     from .validator.diagnostics import Diagnostic
 
+    from .grammar.source import path_kind
+    from .validator.check import rules_files_under
+
     out = []
     for target in targets:
-        p = Path(target)
-        if p.is_dir() and not any(f.is_file() for f in p.rglob("*.rules")):
+        if path_kind(target) == "folder" and not rules_files_under(target):
             out.append(Diagnostic("E0008", f"{target} holds no `.rules` files", file=str(target),
                                   hint="name a `.rules` file or a folder that contains some"))
     return out
@@ -161,18 +137,19 @@ def parse(file: str) -> None:
     """Print the syntax tree of FILE as JSON (with source spans)."""
     import json
 
-    from .grammar.parser import parse_file
+    from .grammar.parser import parse_text, read_source
     from .validator.diagnostics import DiagnosticError
     from .validator.schema import validate_program
 
     try:
-        program = parse_file(file)
+        text = read_source(file)
+        program = parse_text(text, file)
     except DiagnosticError as e:
-        _report(e.diagnostics, "text", err=True)
+        _report(e.diagnostics, "text", err=True, known_sources=e.sources)
         sys.exit(1)
     problems = validate_program(program, file)
     if problems:
-        _report(problems, "text", err=True)
+        _report(problems, "text", err=True, known_sources={file: text})
         sys.exit(1)
     click.echo(json.dumps(program.model_dump(mode="json"), indent=2, ensure_ascii=False))
 
@@ -198,6 +175,7 @@ def fmt(targets: tuple[str, ...], check_only: bool, write: bool) -> None:
     """Print FILES in canonical form (or check or rewrite them)."""
     if check_only and write:
         raise click.UsageError("use either --check or --write, not both")
+    from .files import write_atomically
     from .grammar.formatter import format_source
     from .grammar.parser import read_source
     from .validator.check import expand_paths
@@ -207,18 +185,24 @@ def fmt(targets: tuple[str, ...], check_only: bool, write: bool) -> None:
     files = [Path(n) for n in names]
     problems.extend(_empty_folders(targets))
     changed: list[Path] = []
+    sources: dict[str, str] = {}
     for index, path in enumerate(files):
         try:
             text = read_source(path)
             formatted = format_source(text, str(path))
         except DiagnosticError as e:
             problems.extend(e.diagnostics)
+            sources.update(e.sources)
             continue
         if check_only or write:
             if formatted != text:
+                try:
+                    if write:
+                        write_atomically(path, formatted)
+                except DiagnosticError as e:
+                    problems.extend(e.diagnostics)
+                    continue
                 changed.append(path)
-                if write:
-                    path.write_text(formatted, encoding="utf-8")
             continue
         if len(files) > 1:  # several files: say where each one starts, as `head` does
             if index:
@@ -226,7 +210,7 @@ def fmt(targets: tuple[str, ...], check_only: bool, write: bool) -> None:
             click.echo(f"# ==> {path} <==")
         click.echo(formatted, nl=False)
     if problems:
-        _report(problems, "text", err=not (check_only or write))
+        _report(problems, "text", err=not (check_only or write), known_sources=sources)
     for path in changed:
         click.echo(f"{'reformatted' if write else 'would reformat'} {path}")
     if check_only and changed:

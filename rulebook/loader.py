@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .grammar import ast as A
 from .grammar.parser import parse_text, read_source
+from .grammar.source import path_kind, read_regular
 from .validator.diagnostics import Diagnostic, DiagnosticError, Related, span_fields
 
 CODES = {
@@ -29,7 +30,10 @@ CODES = {
     "E0507": "a step patch names a step that does not exist",
     "E0508": "a variant extends a file that is neither a game nor a variant",
     "E0510": "`override` or a step patch in a file that is not a variant",
+    "E0511": "a rules file names a file outside its ruleset's folder",
+    "E0512": "a chain of variants too long",
 }
+MAX_CHAIN = 32  # files from a variant down to its game
 
 RULES_SUFFIX = ".rules"
 # Declarations the game has at most one of; an override replaces "the" one.
@@ -42,28 +46,45 @@ def bundled_roots() -> list[Path]:
     roots = [Path(__file__).resolve().parents[1] / "rulesets", Path.cwd() / "rulesets"]
     out: list[Path] = []
     for r in roots:
-        if r.is_dir() and r.resolve() not in [o.resolve() for o in out]:
+        if path_kind(r) == "folder" and r.resolve() not in [o.resolve() for o in out]:
             out.append(r)
     return out
 
 
 _FIRST_WORD = re.compile(r"\A(?:\s|#[^\n]*)*(\w+)")
+# A bundled name: `game` or `game/variant`, never a path that could leave the bundled folders.
+BUNDLED_NAME = re.compile(r"\A[A-Za-z0-9_][A-Za-z0-9_-]*(/[A-Za-z0-9_][A-Za-z0-9_-]*)?\Z")
 
 
 def is_game_file(path: Path) -> bool:
     """Whether a file starts with a `game` header (read cheaply, without parsing)."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            head = f.read(4096).removeprefix("\ufeff")
-    except OSError:
+        head = read_regular(path, 4096)[:4096].decode("utf-8", errors="replace")
+    except DiagnosticError:
         return False
-    match = _FIRST_WORD.match(head)
+    match = _FIRST_WORD.match(head.removeprefix("\ufeff"))
     return bool(match) and match.group(1) == "game"
+
+
+def rules_files_in(folder: Path) -> list[Path]:
+    """The regular `.rules` files directly in a folder, sorted (links and pipes are skipped)."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return []
+    out = []
+    for e in entries:
+        try:
+            if e.name.endswith(RULES_SUFFIX) and e.is_file(follow_symlinks=False):
+                out.append(Path(folder) / e.name)
+        except OSError:
+            continue
+    return out
 
 
 def game_file_in(folder: Path) -> Path:
     """The single game file of a folder (its variants and scenario files sit beside it)."""
-    games = [p for p in sorted(folder.glob("*" + RULES_SUFFIX)) if is_game_file(p)]
+    games = [p for p in rules_files_in(folder) if is_game_file(p)]
     if len(games) == 1:
         return games[0]
     if not games:
@@ -78,8 +99,8 @@ def bundled_names() -> list[str]:
     """Every name `resolve_ruleset` accepts for a bundled ruleset: `game` and `game/variant`."""
     names: set[str] = set()
     for root in bundled_roots():
-        for folder in sorted(p for p in root.iterdir() if p.is_dir()):
-            files = sorted(folder.glob("*" + RULES_SUFFIX))
+        for folder in sorted(p for p in root.iterdir() if path_kind(p) == "folder"):
+            files = rules_files_in(folder)
             if any(is_game_file(p) for p in files):
                 names.add(folder.name)
             names.update(f"{folder.name}/{p.stem}" for p in files)
@@ -87,21 +108,21 @@ def bundled_names() -> list[str]:
 
 
 def resolve_ruleset(ref: str) -> Path:
-    """A `.rules` path, a folder (its game file), or a bundled name (`game`, `game/variant`)."""
-    direct = Path(ref)
-    if direct.is_file():
-        return direct
-    if direct.is_dir():
-        return game_file_in(direct)
-    for root in bundled_roots():
-        candidate = root / ref
-        if candidate.is_file():
-            return candidate
-        if candidate.is_dir():
-            return game_file_in(candidate)
-        named = candidate.with_name(candidate.name + RULES_SUFFIX)
-        if not ref.endswith(RULES_SUFFIX) and named.is_file():
-            return named
+    """A `.rules` path, a folder (its game file), or a bundled name (`game`, `game/variant`).
+
+    A path is what the user named, so it may be anywhere; a bundled name is looked up only inside
+    the bundled folders."""
+    kind = path_kind(ref)
+    if kind == "file":
+        return Path(ref)
+    if kind == "folder":
+        return game_file_in(Path(ref))
+    bundled = bundled_file(ref)
+    if bundled is not None:
+        return bundled
+    if kind == "other":
+        raise DiagnosticError([Diagnostic("E0501", f"{_short(ref)} is not a rules file",
+                                          file=ref, hint="name a `.rules` file or a folder")])
     known = bundled_names()
     close = difflib.get_close_matches(ref, known, n=1)
     if close:
@@ -110,8 +131,95 @@ def resolve_ruleset(ref: str) -> Path:
         hint = "bundled rulesets: " + ", ".join(known)
     else:
         hint = "give the path of a `.rules` file"
-    raise DiagnosticError([Diagnostic("E0501", f"no ruleset named `{ref}`: not a file, a folder "
-                                      "or a bundled name", file=ref, hint=hint)])
+    raise DiagnosticError([Diagnostic("E0501", f"no ruleset named `{_short(ref)}`: not a file, a "
+                                      "folder or a bundled name", file=ref, hint=hint)])
+
+
+def bundled_file(name: str) -> Path | None:
+    """The file of a bundled name (`game`, `game/variant`, with or without `.rules`), if any."""
+    stem = name.removesuffix(RULES_SUFFIX)
+    if not BUNDLED_NAME.match(stem):
+        return None
+    for root in bundled_roots():
+        candidate = root / stem
+        if path_kind(candidate) == "folder":
+            return game_file_in(candidate)
+        named = candidate.with_name(candidate.name + RULES_SUFFIX)
+        if path_kind(named) == "file" and is_inside(named, root):
+            return named
+    return None
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 160 else text[:80] + "..." + text[-60:]
+
+
+# --------------------------------------------------------------------------- the folder tree
+def ruleset_root(file: str | Path) -> Path:
+    """The folder tree a rules file may name files in: the nearest folder, from the file's own
+    upwards, that holds a game file (scenario files live in a game's `tests/`), else its own."""
+    own = Path(os.path.realpath(file)).parent
+    folder = own
+    while True:
+        if any(is_game_file(p) for p in rules_files_in(folder)):
+            return folder
+        if folder.parent == folder:
+            return own
+        folder = folder.parent
+
+
+def is_inside(path: str | Path, root: str | Path) -> bool:
+    """Whether `path`, links followed, lies within the folder `root` (links followed)."""
+    real = os.path.realpath(path)
+    base = os.path.realpath(root)
+    return os.path.commonpath([real, base]) == base
+
+
+def named_in_tree(from_file: str, ref: str, node, what: str) -> str:
+    """The `.rules` file that `ref` (written in `from_file`) names, inside its ruleset's tree.
+
+    `extends` and a scenario's `ruleset` may name only regular `.rules` files of the same folder
+    tree, by a relative path: never an absolute path, a way out with `..` or a link leading out.
+    """
+    def refuse(message: str, hint: str):
+        raise DiagnosticError([Diagnostic("E0511", message, file=from_file, hint=hint,
+                                          **span_fields(getattr(node, "span", None)))])
+
+    shown = _short(ref)
+    if os.path.isabs(ref) or ref.startswith("~"):
+        refuse(f"{what} names an absolute path `{shown}`",
+               "name a file of this ruleset by a path relative to this file")
+    if not ref.endswith(RULES_SUFFIX):
+        refuse(f"{what} names `{shown}`, which is not a `.rules` file",
+               'name a rules file, like "game.rules"')
+    target = os.path.normpath(os.path.join(os.path.dirname(from_file), ref))
+    root = ruleset_root(from_file)
+    if not is_inside(target, root):
+        refuse(f"{what} names `{shown}`, which is outside this ruleset's folder",
+               "rules files may only name files in their own ruleset's folder")
+    kind = path_kind(target)
+    if kind is None:
+        raise DiagnosticError([Diagnostic(
+            "E0503" if what == "`extends`" else "E0501", f"`{shown}` does not exist",
+            file=from_file,
+            **span_fields(getattr(node, "span", None)),
+            hint="the path is relative to this file, like \"game.rules\"")])
+    if kind != "file":
+        refuse(f"{what} names `{shown}`, which is not a regular file",
+               'name a rules file, like "game.rules"')
+    return target
+
+
+def scenario_ruleset(file: str, ref: str, node=None) -> str:
+    """A scenario's `ruleset "..."`: a file of this ruleset's tree (relative to the scenario's
+    file), else a bundled name. The one place both `check` and `test` resolve it."""
+    if BUNDLED_NAME.match(ref.removesuffix(RULES_SUFFIX)):
+        beside = os.path.join(os.path.dirname(file), ref)
+        if path_kind(beside) != "file":
+            found = bundled_file(ref)
+            if found is not None:
+                return str(found)
+    return named_in_tree(file, ref, node, "`ruleset`")
 
 
 # ---------------------------------------------------------------------------------- parsing
@@ -125,6 +233,11 @@ def _stamp(path: str) -> tuple[int, int] | None:
     except OSError:
         return None
     return (st.st_mtime_ns, st.st_size)
+
+
+def file_stamps(files) -> list:
+    """What tells whether files changed (modification time and size); None for a missing one."""
+    return [_stamp(f) for f in files]
 
 
 def parse_cached(path: str) -> tuple[str, A.Program]:
@@ -198,10 +311,10 @@ def load_ruleset(path: str | Path) -> Ruleset:
     """
     key = str(path)
     hit = _LOADED.get(key)
-    if hit is not None and hit[0] == [_stamp(f) for f in hit[1].chain]:
+    if hit is not None and hit[0] == file_stamps(hit[1].chain):
         return hit[1]
     ruleset = _merge_chain(key)
-    stamps = [_stamp(f) for f in ruleset.chain]
+    stamps = file_stamps(ruleset.chain)
     if None not in stamps:
         _LOADED[key] = (stamps, ruleset)
     return ruleset
@@ -209,6 +322,13 @@ def load_ruleset(path: str | Path) -> Ruleset:
 
 def _merge_chain(path: str) -> Ruleset:
     chain, programs, texts = _read_chain(path)
+    try:
+        return _merge_programs(chain, programs, texts)
+    except DiagnosticError as e:
+        raise DiagnosticError(e.diagnostics, {**e.sources, **dict(zip(chain, texts))})
+
+
+def _merge_programs(chain: list[str], programs: list[A.Program], texts: list[str]) -> Ruleset:
     root = programs[0]
     if not isinstance(root.header, A.GameHeader):
         first = chain[0]
@@ -258,8 +378,15 @@ def _read_chain(path: str) -> tuple[list[str], list[A.Program], list[str]]:
             raise DiagnosticError([Diagnostic(
                 "E0504", f"variants extend each other in a cycle: {cycle}", file=chain[-1],
                 **span_fields(programs[-1].header.span),
-                hint="one file of the chain must be the game itself (`game` header)")])
+                hint="one file of the chain must be the game itself (`game` header)")],
+                dict(zip(chain, texts)))
         seen[key] = current
+        if len(chain) >= MAX_CHAIN:
+            raise DiagnosticError([Diagnostic(
+                "E0512", f"variants extend each other more than {MAX_CHAIN} deep", file=chain[-1],
+                **span_fields(programs[-1].header.span),
+                hint="extend the game or one of its variants directly")],
+                dict(zip(chain, texts)))
         text, program = parse_cached(current)
         chain.append(current)
         programs.append(program)
@@ -267,13 +394,10 @@ def _read_chain(path: str) -> tuple[list[str], list[A.Program], list[str]]:
         header = program.header
         if not isinstance(header, A.VariantHeader):
             break
-        base = os.path.normpath(os.path.join(os.path.dirname(current), header.extends))
-        if not os.path.isfile(base):
-            raise DiagnosticError([Diagnostic(
-                "E0503", f"`{header.extends}` does not exist (looked for {base})", file=current,
-                **span_fields(header.span),
-                hint="`extends` is a path relative to this file, like \"game.rules\"")])
-        current = base
+        try:
+            current = named_in_tree(current, header.extends, header, "`extends`")
+        except DiagnosticError as e:
+            raise DiagnosticError(e.diagnostics, dict(zip(chain, texts)))
     chain.reverse()
     programs.reverse()
     texts.reverse()
@@ -371,7 +495,6 @@ class _Merger:
                         file, patch, hint=hint)
 
 
-@lru_cache(maxsize=None)
 @lru_cache(maxsize=None)
 def statement_fields(cls) -> tuple[str, ...]:
     """The fields of a node class through which a `step` can be reached (never expressions)."""

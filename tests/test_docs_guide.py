@@ -21,7 +21,8 @@ def test_the_guides_scenario_passes(tmp_path):
     shutil.copy(ROOT / "rulesets" / "examples" / "tictactoe.rules", tmp_path / "tictactoe.rules")
     (scenario,) = [b for b in BLOCKS if b.startswith("scenario")]
     (tmp_path / "guide_test.rules").write_text(scenario, encoding="utf-8")
-    results, problems = run_file(str(tmp_path / "guide_test.rules"))
+    outcome = run_file(str(tmp_path / "guide_test.rules"))
+    results, problems = outcome.results, outcome.diagnostics
     assert not problems
     assert [(r.name, r.passed) for r in results] == [("a column of three wins", True)], \
         [d.message for r in results for d in r.failures]

@@ -172,7 +172,8 @@ scenario "a wrong visibility claim fails" {
     expect visible players[1].hand to players[2]
 }
 """)
-    results, problems = run_file(str(game))
+    outcome = run_file(str(game))
+    results, problems = outcome.results, outcome.diagnostics
     assert not problems
     assert [r.passed for r in results] == [True, False]
     assert "player 2 does not see `hand` of player 1" in results[1].failures[0].message
@@ -217,7 +218,8 @@ scenario "a visibility claim with its reason" {
     expect visible players[1].hand to players[2] "hands are private"
 }
 """)
-    results, problems = run_file(str(game))
+    outcome = run_file(str(game))
+    results, problems = outcome.results, outcome.diagnostics
     assert not problems
     assert [r.passed for r in results] == [True, False, False]
     assert "no log line that player 2 may read contains" in results[1].failures[0].message

@@ -79,11 +79,22 @@ def test_test_command_runs_scenarios_and_reports_failures(tmp_path):
     ok = run("test", TTT)
     assert ok.exit_code == 0 and "1 passed, 0 failed" in ok.output
     bad = tmp_path / "bad.rules"
-    bad.write_text(f'scenario "wrong" {{\n    ruleset "{TTT}"\n    players 2\n'
+    bad.write_text('scenario "wrong" {\n    ruleset "examples/tictactoe"\n    players 2\n'
                    '    choose players[1] "place:1:1"\n    expect players[1].won "should not hold"\n}\n')
     result = run("test", str(bad))
     assert result.exit_code == 1
     assert f"{bad}:5:5: error[E0400]: should not hold" in result.output
+
+
+def test_a_scenario_file_that_fails_check_counts_its_scenarios_as_failed(tmp_path):
+    bad = tmp_path / "bad.rules"
+    bad.write_text(f'scenario "outside" {{\n    ruleset "{TTT}"\n    players 2\n}}\n'
+                   'scenario "second" {\n    ruleset "{TTT}"\n    players 2\n}\n')
+    result = run("test", str(bad))
+    assert result.exit_code == 1
+    assert f"{bad}:2:5: error[E0511]: `ruleset` names an absolute path" in result.output
+    assert "the file cannot be run (it holds 2 scenarios)" in result.output
+    assert result.output.strip().endswith("0 passed, 2 failed")
 
 
 def test_replay_prints_the_log_and_refuses_a_corrupt_save(tmp_path):

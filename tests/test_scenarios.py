@@ -23,7 +23,8 @@ FILES = list(_files_with_scenarios())
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
 def test_scenarios_pass(path):
-    results, problems = run_file(str(path))
+    outcome = run_file(str(path))
+    results, problems = outcome.results, outcome.diagnostics
     assert not problems, [d.message for d in problems]
     assert results, "the file has scenarios, so there must be results"
     failures = [f"{r.name}: {d.located()}: {d.message} ({d.hint})"

@@ -42,7 +42,7 @@ def check_path(path: str | Path) -> CheckResult:
         text, program = parse_cached(file)
     except DiagnosticError as e:
         result.diagnostics = list(e.diagnostics)
-        _add_source(result, file)
+        result.sources.update(e.sources)
         return result
     result.sources[file] = text
     from ..grammar import cache
@@ -55,7 +55,8 @@ def check_path(path: str | Path) -> CheckResult:
             return result
         cache.store(valid_key, True)
     found: list[Diagnostic] = []
-    for checked, file_of, sources, scenarios_only in _programs_to_check(program, file, found):
+    for checked, file_of, sources, scenarios_only in _programs_to_check(program, file, found,
+                                                                         result.sources):
         result.sources.update(sources)
         found.extend(check_program(checked, file_of, scenarios_only))
     result.diagnostics = _own_or_errors(found, file)
@@ -84,19 +85,42 @@ def check_paths(paths) -> tuple[CheckResult, int]:
 
 
 def expand_paths(paths) -> tuple[list[str], list[Diagnostic]]:
-    """The rules files named by ``paths`` (folders searched recursively) and what is missing."""
+    """The rules files named by ``paths`` and what is missing. Folders are searched recursively
+    for regular `.rules` files; links are not followed out of the folder named."""
+    from ..grammar.source import path_kind
+
     files: list[str] = []
     problems: list[Diagnostic] = []
-    for p in paths:
-        path = Path(p)
-        if path.is_dir():
-            files.extend(str(f) for f in sorted(path.rglob("*" + RULES_SUFFIX)) if f.is_file())
-        elif path.exists():
-            files.append(str(path))
+    for p in map(str, paths):
+        kind = path_kind(p)
+        if kind == "folder":
+            files.extend(rules_files_under(p))
+        elif kind is not None or os.path.lexists(p):
+            files.append(str(p))  # named by the user: reading it says what is wrong, if anything
         else:
-            problems.append(Diagnostic("E0001", f"no such file or folder: {p}", file=str(p),
+            shown = p if len(p) <= 160 else p[:80] + "..." + p[-60:]
+            problems.append(Diagnostic("E0001", f"no such file or folder: {shown}", file=str(p),
                                        hint="check the path, or list files with `ls`"))
     return files, problems
+
+
+def rules_files_under(folder: str) -> list[str]:
+    """Regular `.rules` files anywhere under `folder`, sorted, without leaving it by a link."""
+    out: list[str] = []
+    base = os.path.realpath(folder)
+    for here, dirs, names in os.walk(folder, onerror=lambda e: None):
+        dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(here, d)))
+        for name in sorted(names):
+            path = os.path.join(here, name)
+            if not name.endswith(RULES_SUFFIX):
+                continue
+            try:
+                real = os.path.realpath(path)
+                if os.path.commonpath([real, base]) == base and os.path.isfile(real):
+                    out.append(path)
+            except (OSError, ValueError):
+                continue
+    return sorted(out)
 
 
 def list_assumptions(paths) -> list[dict]:
@@ -130,22 +154,17 @@ def _assumption_name(node) -> str:
     return node.kind
 
 
-def _add_source(result: CheckResult, file: str) -> None:
-    try:
-        result.sources[file] = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError):
-        pass  # unreadable files are reported without a source line
-
-
-def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic]):
+def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic],
+                       sources: dict[str, str]):
     """(program, file_of, sources, scenarios only?) for each whole program this file is in."""
-    from ..loader import load_ruleset, misplaced_overrides, walk
+    from ..loader import load_ruleset, misplaced_overrides, scenario_ruleset, walk
 
     if isinstance(program.header, A.VariantHeader):
         try:
             ruleset = load_ruleset(file)
         except DiagnosticError as e:
             problems.extend(e.diagnostics)
+            sources.update(e.sources)
             return
         yield ruleset.program, ruleset.file_of, ruleset.files, False
         return
@@ -169,7 +188,7 @@ def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic]
         where.setdefault(item.path, item)
     for ref, scenarios in groups.items():
         try:
-            target = _scenario_ruleset(file, ref)
+            target = scenario_ruleset(file, ref, where[ref])
         except DiagnosticError as e:
             problems.extend(Diagnostic(d.code, d.message, file=file, hint=d.hint,
                                        **span_fields(where[ref].span)) for d in e.diagnostics)
@@ -178,6 +197,7 @@ def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic]
             ruleset = load_ruleset(target)
         except DiagnosticError as e:
             problems.extend(e.diagnostics)
+            sources.update(e.sources)
             continue
         base = ruleset.program
         merged = base.model_copy(update={"scenarios": scenarios})
@@ -186,16 +206,6 @@ def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic]
             return file if id(node) in own else _ruleset.file_of(node)
 
         yield merged, file_of, ruleset.files, True
-
-
-def _scenario_ruleset(file: str, ref: str) -> str:
-    """A scenario's `ruleset "..."`: a path relative to its file, else a bundled name."""
-    from ..loader import resolve_ruleset
-
-    beside = os.path.normpath(os.path.join(os.path.dirname(file), ref))
-    if os.path.isfile(beside):
-        return beside
-    return str(resolve_ruleset(ref))
 
 
 def _own_or_errors(found: list[Diagnostic], file: str) -> list[Diagnostic]:

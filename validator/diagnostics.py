@@ -57,10 +57,13 @@ class Diagnostic:
 
 
 class DiagnosticError(Exception):
-    """Raised by any stage that must stop; carries the diagnostics that explain why."""
+    """Raised by any stage that must stop; carries the diagnostics that explain why, and the
+    text of the rules files they point into (so they can be quoted without reading any file
+    again: only what was read as rules is ever shown)."""
 
-    def __init__(self, diagnostics: Iterable[Diagnostic]):
+    def __init__(self, diagnostics: Iterable[Diagnostic], sources: dict[str, str] | None = None):
         self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
+        self.sources = dict(sources or {})
         super().__init__("\n".join(d.message for d in self.diagnostics))
 
 

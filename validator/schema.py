@@ -194,22 +194,24 @@ def instance_of(program) -> dict:
     already fit their types: a node holding a value of the wrong type must reach the schema and
     be reported there, not break the dump.
     """
-    return _plain(program)
+    return plain_tree(program)
 
 
-def _plain(value):
+def plain_tree(value, leave_out: tuple[str, ...] = ("span",)):
+    """A node as plain data, without the fields named in `leave_out` nor default values."""
     from pydantic import BaseModel
 
     if isinstance(value, BaseModel):
         out = {}
         for name, field in type(value).model_fields.items():
             item = getattr(value, name, None)
-            if name == "span" or (not field.is_required() and _is_default(item, field.default)):
+            if name in leave_out or (not field.is_required()
+                                     and _is_default(item, field.default)):
                 continue
-            out[name] = _plain(item)
+            out[name] = plain_tree(item, leave_out)
         return out
     if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
+        return [plain_tree(item, leave_out) for item in value]
     return value
 
 
