@@ -12,22 +12,21 @@ from __future__ import annotations
 import hashlib
 import json
 
-from pydantic import TypeAdapter
-
-from ..grammar import ast as A
 from ..validator.diagnostics import Diagnostic, DiagnosticError
+from ..validator.semantic import MAX_PLAYERS
 from .errors import IllegalDecision, RuleError, to_diagnostic
 from .evaluator import truth
-from .machine import RECOMPUTE, Decision, Machine
+from .machine import CONTROL_SIGNALS, RECOMPUTE, Decision, Machine
 from .rng import Rng
 from .rules import Rules
 from .state import GameState, Limits
 from .values import Seat, show, to_data
 
 SAVE_FORMAT = "rulebook-save"
-SAVE_VERSION = 1
-
-_STMTS = TypeAdapter(list[A.Stmt])
+SAVE_VERSION = 2
+READABLE_VERSIONS = (1, 2)   # version 1 saves lack the declarations' prints, nothing else
+MAX_SAVED_DECISIONS = 1_000_000
+MAX_OPTION_ID = 10_000       # characters in one saved option id
 
 
 class Game:
@@ -35,7 +34,8 @@ class Game:
                  limits: Limits | None = None, ruleset_ref: str | None = None,
                  check_invariants: bool = True):
         n = rules.min_players if players is None else players
-        if not (rules.min_players <= n <= rules.max_players):
+        if type(n) is not int or not (rules.min_players <= n <= rules.max_players) \
+                or n > MAX_PLAYERS:
             span = "" if rules.min_players == rules.max_players else f" to {rules.max_players}"
             raise DiagnosticError([Diagnostic(
                 "E0315", f"{rules.title} is for {rules.min_players}{span} players, not {n}",
@@ -52,6 +52,10 @@ class Game:
         self.state = GameState(seats=seats, rng=Rng(seed))
         self.machine = Machine(rules, self.state, self.limits)
         self.history: list[dict] = []
+        # Per decision of `history`: whether what followed it showed the decider anything hidden
+        # from them (a read of such state, or a random draw); None when not audited.
+        self.revealed: list[bool | None] = []
+        self.audit_reveals = False
         self.error: Diagnostic | None = None
         self.pending: Decision | None = None
         self._flow = self.machine.run()
@@ -65,7 +69,7 @@ class Game:
     def _fail(self, err: RuleError) -> None:
         self.error = to_diagnostic(err, self.rules.file_of)
         self.pending = None
-        raise DiagnosticError([self.error])
+        raise DiagnosticError([self.error], self.rules.sources)
 
     def _resume(self, answer, first: bool = False) -> None:
         try:
@@ -82,12 +86,25 @@ class Game:
             self._fail(err)
         except RecursionError:
             self._fail(RuleError("E0302", "the rules nest too deeply", None))
+        except MemoryError:
+            self._fail(out_of_memory(self.limits))
+        except CONTROL_SIGNALS as signal:  # `stop` or `pass` with nothing around it to end
+            self._fail(RuleError("E0306", f"`{signal.words}` has no loop or turn to end here",
+                                 signal.node))
         if self.check_invariants:
             self._check_invariants()
 
     def _check_invariants(self) -> None:
+        watcher, self.machine.watcher = self.machine.watcher, None  # checks show nobody anything
+        try:
+            self._check_each_invariant()
+        finally:
+            self.machine.watcher = watcher
+
+    def _check_each_invariant(self) -> None:
         for inv in self.rules.invariants:
             try:
+                self.machine.tick(inv)
                 ok = truth(self.machine.eval(inv.test, {}), inv.test)
             except RuleError as err:
                 self._fail(err)
@@ -134,24 +151,48 @@ class Game:
     def apply(self, option: str, player: int | None = None) -> None:
         """Make the pending decision. An illegal one raises IllegalDecision; nothing changes."""
         if self.error is not None:
-            raise DiagnosticError([self.error])
+            raise DiagnosticError([self.error], self.rules.sources)
         oid = self.resolve(option)
         seat = self.pending.player.seat
         if player is not None and player != seat:
             raise IllegalDecision(f"it is player {seat}'s decision, not player {player}'s")
         self.history.append({"player": seat, "option": oid})
-        self._resume(oid)
+        if not self.audit_reveals:
+            self.revealed.append(None)
+            self._resume(oid)
+            return
+        machine = self.machine
+        machine.watch(seat)
+        try:
+            self._resume(oid)
+        finally:
+            self.revealed.append(machine.saw_hidden)
+            machine.watch(None)
+
+    def last_decision_revealed(self) -> bool:
+        """Whether undoing the last decision would unsee something: what followed it read state
+        hidden from its decider, or drew at random into what they see (or it was not audited,
+        so it may have)."""
+        return not self.revealed or self.revealed[-1] is not False
 
     def given(self, stmts: list) -> None:
         """Change the state by statements (scenario tests); the pending options are recomputed."""
         if self.error is not None:
-            raise DiagnosticError([self.error])
+            raise DiagnosticError([self.error], self.rules.sources)
         try:
             for req in self.machine.block(stmts, {}):
                 raise RuleError("E0306", "a `given` block cannot ask for decisions", req.node)
         except RuleError as err:
             self._fail(err)
-        self.history.append({"given": _STMTS.dump_python(list(stmts), mode="json")})
+        except CONTROL_SIGNALS as signal:
+            self._fail(RuleError("E0306", f"`{signal.words}` cannot be used in a `given` block: "
+                                 "it sets the state, it does not play", signal.node))
+        except RecursionError:
+            self._fail(RuleError("E0302", "the rules nest too deeply", None))
+        except MemoryError:
+            self._fail(out_of_memory(self.limits))
+        self.history.append({"given": list(stmts)})  # kept in memory only: saves hold decisions
+        self.revealed.append(None)
         # A `given` builds a state that play may never reach (a test's setting), so the ruleset's
         # invariants, which describe states reached by play, are no longer checked.
         self.check_invariants = False
@@ -165,55 +206,74 @@ class Game:
         game = cls(rules, players, seed, limits, ruleset_ref)
         for entry in history:
             if "given" in entry:
-                game.given(_STMTS.validate_python(entry["given"]))
+                game.given(entry["given"])
             else:
                 game.apply(entry["option"], entry.get("player"))
         return game
 
     def clone(self) -> "Game":
-        return Game.replay(self.rules, self.players, self.seed, self.history, self.limits,
-                           self.ruleset_ref)
+        return self._copied(self.history)
 
     def undo(self) -> "Game":
         """The game as it was before the last decision."""
         if not self.history:
             raise IllegalDecision("there is nothing to undo")
-        return Game.replay(self.rules, self.players, self.seed, self.history[:-1], self.limits,
+        return self._copied(self.history[:-1])
+
+    def _copied(self, history: list[dict]) -> "Game":
+        game = Game.replay(self.rules, self.players, self.seed, history, self.limits,
                            self.ruleset_ref)
+        game.revealed = self.revealed[:len(history)]
+        game.audit_reveals = self.audit_reveals
+        return game
 
     def digest(self) -> str:
         data = json.dumps(state_data(self), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(data.encode("utf-8")).hexdigest()
 
     def save(self) -> dict:
+        """The game as data: what it is (rules, players, seed) and the decisions made, plus a
+        digest of the state they lead to. A save is data, never code: loading replays the
+        decisions. It reveals the whole game (the seed fixes every shuffle)."""
+        if any("given" in entry for entry in self.history):
+            raise DiagnosticError([Diagnostic(
+                "E0314", "a game whose state a scenario set with `given` cannot be saved",
+                hint="saves hold the decisions of a game played from its start")])
         return {
             "format": SAVE_FORMAT, "version": SAVE_VERSION, "ruleset": self.ruleset_ref,
             "title": self.rules.title, "rules_fingerprint": self.rules.fingerprint,
+            "declarations": dict(self.rules.declaration_prints),
             "players": self.players, "seed": self.seed, "history": self.history,
             "digest": self.digest(),
         }
 
     @classmethod
-    def load(cls, data, rules: Rules, limits: Limits | None = None) -> "Game":
+    def load(cls, data, rules: Rules, limits: Limits | None = None,
+             accept_changed_rules: bool = False) -> "Game":
+        """A game from a save: the decisions replayed under `rules`. Refused when the save is
+        malformed, has no digest or a wrong one, or was made under other rules (unless
+        `accept_changed_rules`, which replays the decisions under the new rules anyway)."""
         problem = _save_problem(data)
         if problem:
             raise DiagnosticError([Diagnostic("E0314", f"not a valid save: {problem}",
                                               hint="save files are written by `rulebook play`")])
+        if data["rules_fingerprint"] != rules.fingerprint and not accept_changed_rules:
+            raise DiagnosticError([Diagnostic(
+                "E0317", "the rules changed since this game was saved: "
+                + _changes(data.get("declarations"), rules.declaration_prints),
+                hint="load it with the rules it was saved with, or pass "
+                     "--accept-changed-rules to continue under the new rules")])
         try:
             game = cls.replay(rules, data["players"], data["seed"], data["history"], limits,
                               data.get("ruleset"))
         except IllegalDecision as e:
             raise DiagnosticError([Diagnostic(
                 "E0314", f"the saved decisions do not replay: {e.message}",
-                hint="the rules changed since the game was saved")])
-        except Exception as e:  # noqa: BLE001 - any malformed history entry is a bad save
-            if isinstance(e, DiagnosticError):
-                raise
-            raise DiagnosticError([Diagnostic("E0314", f"the saved decisions are malformed: {e}")])
-        if data.get("digest") and data["digest"] != game.digest():
+                hint="the save was changed, or the rules changed since it was made")])
+        if data["digest"] != game.digest() and not accept_changed_rules:
             raise DiagnosticError([Diagnostic(
                 "E0314", "the save does not replay to the state it recorded",
-                hint="the rules changed since the game was saved")])
+                hint="the save was changed after it was written")])
         return game
 
     # ------------------------------------------------------------------------------ results
@@ -231,24 +291,56 @@ class Game:
         return out
 
 
+def out_of_memory(limits: Limits) -> RuleError:
+    limit = f" (limit {limits.max_memory // 2 ** 20:,} MiB)" if limits.max_memory else ""
+    return RuleError("E0316", f"the game ran out of memory{limit}", None,
+                     "the rules build too much; `--max-memory` raises the limit")
+
+
 def _save_problem(data) -> str | None:
+    """What makes `data` something other than a save (None when it is one)."""
     if not isinstance(data, dict):
         return "it is not a JSON object"
     if data.get("format") != SAVE_FORMAT:
         return f"its format is not {SAVE_FORMAT!r}"
-    if data.get("version") != SAVE_VERSION:
-        return f"version {data.get('version')!r} is not {SAVE_VERSION}"
-    if not isinstance(data.get("players"), int) or not isinstance(data.get("seed"), int):
-        return "players and seed must be numbers"
+    if data.get("version") not in READABLE_VERSIONS:
+        return (f"version {str(data.get('version'))[:20]!r} is not one this rulebook reads "
+                f"({', '.join(map(str, READABLE_VERSIONS))})")
+    players, seed = data.get("players"), data.get("seed")
+    if type(players) is not int or not 1 <= players <= MAX_PLAYERS:
+        return f"players must be a whole number from 1 to {MAX_PLAYERS}"
+    if type(seed) is not int or not -2 ** 64 < seed < 2 ** 64:
+        return "seed must be a whole number (64 bits at most)"
+    digest = data.get("digest")
+    if not isinstance(digest, str) or len(digest) != 64:
+        return "it has no digest of its state (saves without one are not trusted)"
+    if not isinstance(data.get("rules_fingerprint"), str):
+        return "it does not say which rules it was made with (rules_fingerprint)"
     history = data.get("history")
     if not isinstance(history, list):
         return "history must be a list"
+    if len(history) > MAX_SAVED_DECISIONS:
+        return f"it holds more than {MAX_SAVED_DECISIONS:,} decisions"
     for i, entry in enumerate(history):
-        if not isinstance(entry, dict) or not (
-            isinstance(entry.get("option"), str) or isinstance(entry.get("given"), list)
-        ):
-            return f"history entry {i + 1} is neither a decision nor a given block"
+        if not isinstance(entry, dict) or set(entry) != {"player", "option"}:
+            return (f"history entry {i + 1} is not a decision "
+                    '(`{"player": N, "option": "id"}` and nothing else)')
+        if type(entry["player"]) is not int or not isinstance(entry["option"], str) \
+                or len(entry["option"]) > MAX_OPTION_ID:
+            return f"history entry {i + 1} is not a decision of a player by an option id"
     return None
+
+
+def _changes(saved, now: dict[str, str]) -> str:
+    """The declarations that differ between a save's prints and the rules' (for messages)."""
+    if not isinstance(saved, dict):
+        return "the save predates per-declaration records, so what changed is not known"
+    names = sorted(k for k in set(saved) | set(now) if saved.get(k) != now.get(k))
+    shown = ", ".join(
+        f"{k} ({'added' if k not in saved else 'removed' if k not in now else 'changed'})"
+        for k in names[:8])
+    more = f" and {len(names) - 8} more" if len(names) > 8 else ""
+    return (shown + more) if names else "its record of the rules does not match"
 
 
 def state_data(game: Game) -> dict:

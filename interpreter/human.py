@@ -88,6 +88,10 @@ def option_lines(options: list[tuple[str, str]], width: int = 100) -> list[str]:
 class HumanAgent:
     def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print):
         self.read, self.write = read, write
+        self.notices: list[str] = []  # what the driver has to say, shown just above the prompt
+
+    def tell(self, message: str) -> None:
+        self.notices.append(message)
 
     def decide(self, view: dict, options: list[tuple[str, str]]) -> str:
         self.write(render_view(view))
@@ -97,11 +101,14 @@ class HumanAgent:
             self.write(line)
         self.write("  type a number (or an option id)  [u] undo last decision  [s] save  "
                    "[q] save and quit  [l] log  [v] view")
+        for message in self.notices:
+            self.write(message)
+        self.notices.clear()
         while True:
             try:
                 raw = self.read("> ").strip()
             except EOFError:
-                return "!quit"
+                return "!eof"  # input ended: the driver saves and stops
             answer = raw.lower()
             if answer in COMMANDS:
                 return COMMANDS[answer]

@@ -3,17 +3,11 @@ from __future__ import annotations
 
 from .game import Game
 from .values import Grid, to_data
+from .visibility import can_see as visible
 
 
-def can_see(game: Game, viewer: int | None, owner: int, name: str, visibility: str) -> bool:
-    reveal = game.state.reveals.get((owner, name))
-    if reveal == "all" or (reveal and viewer in reveal):
-        return True
-    if visibility == "public":
-        return True
-    if visibility == "owner":
-        return owner != 0 and viewer == owner
-    return False
+def can_see(game: Game, viewer: int | None, owner: int, name: str) -> bool:
+    return visible(game.state, game.rules, viewer, owner, name)
 
 
 def _hidden(value) -> dict:
@@ -35,15 +29,14 @@ def view(game: Game, viewer: int | None) -> dict:
     globals_ = {}
     for name, decl in rules.global_vars.items():
         value = st.globals.get(name)
-        visible = can_see(game, viewer, 0, name, decl.visibility)
-        globals_[name] = render(value) if visible else _hidden(value)
+        globals_[name] = render(value) if can_see(game, viewer, 0, name) else _hidden(value)
     players = []
     for seat in st.seats:
         vars_ = {}
         for name, decl in rules.player_vars.items():
             value = seat.vars.get(name)
-            visible = can_see(game, viewer, seat.seat, name, decl.visibility)
-            vars_[name] = render(value) if visible else _hidden(value)
+            shown = can_see(game, viewer, seat.seat, name)
+            vars_[name] = render(value) if shown else _hidden(value)
         players.append({"seat": seat.seat, "automaton": seat.automaton, "vars": vars_})
     log = [e["text"] for e in st.log if e["to"] is None or viewer in e["to"]]
     pending = None

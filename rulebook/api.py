@@ -15,7 +15,7 @@ Every problem is raised as ``DiagnosticError`` (with ``.diagnostics``); an illeg
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+import os
 from pathlib import Path
 
 from .interpreter.errors import IllegalDecision
@@ -39,18 +39,36 @@ def load(ref: str) -> Rules:
     return _load_path(str(Path(path).resolve()))
 
 
-@lru_cache(maxsize=32)
+_LOADED: dict[str, tuple[list, Rules]] = {}
+
+
 def _load_path(path: str) -> Rules:
+    """The rules of a file, compiled once for as long as none of the files it is made of change."""
+    from .loader import file_stamps
+
+    hit = _LOADED.get(path)
+    if hit is not None and hit[0] == file_stamps(hit[1].chain):
+        return hit[1]
+    rules = _compile_path(path)
+    if len(_LOADED) >= 32:
+        _LOADED.pop(next(iter(_LOADED)))
+    _LOADED[path] = (file_stamps(rules.chain), rules)
+    return rules
+
+
+def _compile_path(path: str) -> Rules:
     from .loader import load_ruleset
     from .validator.check import check_path
 
     result = check_path(path)
     errors = [d for d in result.diagnostics if d.is_error]
     if errors:
-        raise DiagnosticError(errors)
+        raise DiagnosticError(errors, result.sources)
     ruleset = load_ruleset(path)
     rules = compile_rules(ruleset.program, ruleset.file_of)
     rules.source_path = path
+    rules.sources = dict(ruleset.files)
+    rules.chain = list(ruleset.chain)
     return rules
 
 
@@ -59,24 +77,80 @@ def new_game(rules: Rules, players: int | None = None, seed: int = 0,
     return Game(rules, players, seed, limits, ruleset_ref=getattr(rules, "source_path", None))
 
 
+MAX_SAVE_BYTES = 64 * 2 ** 20
+
+
 def save(game: Game, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(game.save(), indent=1), encoding="utf-8")
+    """Write a save file, atomically (a failed write leaves any earlier file as it was).
+
+    The save names its ruleset by bundled name, or by a path relative to the save when the rules
+    sit in the save's folder tree; otherwise it names none and is loaded with the rules given."""
+    from .files import write_atomically
+
+    data = game.save()
+    data["ruleset"] = _reference_from(path, game.ruleset_ref)
+    write_atomically(path, json.dumps(data, indent=1, ensure_ascii=False))
 
 
-def load_game(path: str | Path, rules: Rules | None = None) -> Game:
-    """Load a save file written by ``save`` (the ruleset is found from the save if not given)."""
-    p = Path(path)
+def _reference_from(save_path: str | Path, rules_path: str | None) -> str | None:
+    from .loader import bundled_roots, is_inside
+
+    if not rules_path:
+        return None
+    for root in bundled_roots():
+        if is_inside(rules_path, root):
+            return Path(os.path.relpath(os.path.realpath(rules_path), os.path.realpath(root))
+                        ).with_suffix("").as_posix()
+    folder = os.path.dirname(os.path.abspath(save_path))
+    if is_inside(rules_path, folder):
+        return Path(os.path.relpath(os.path.realpath(rules_path), os.path.realpath(folder))
+                    ).as_posix()
+    return None
+
+
+def load_game(path: str | Path, rules: Rules | None = None,
+              accept_changed_rules: bool = False, limits: Limits | None = None) -> Game:
+    """Load a save file written by ``save``. Without `rules`, the ruleset the save names is used:
+    a bundled name, or a `.rules` file in the save's own folder tree (never anywhere else)."""
+    from .grammar.source import read_regular
+
+    name = str(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DiagnosticError([Diagnostic("E0314", f"no such save file: {p}", file=str(p))])
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise DiagnosticError([Diagnostic("E0314", f"cannot read the save file: {e}", file=str(p),
+        raw = read_regular(path, MAX_SAVE_BYTES)
+    except DiagnosticError as e:
+        d = e.diagnostics[0]
+        raise DiagnosticError([Diagnostic("E0314", f"cannot read the save file: {d.message}",
+                                          file=name, hint=d.hint)])
+    if len(raw) > MAX_SAVE_BYTES:
+        raise DiagnosticError([Diagnostic("E0314", "the save file is larger than "
+                                          f"{MAX_SAVE_BYTES // 2 ** 20} MiB", file=name)])
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        why = "it is nested too deeply" if isinstance(e, RecursionError) else str(e)[:200]
+        raise DiagnosticError([Diagnostic("E0314", f"cannot read the save file: {why}", file=name,
                                           hint="save files are JSON written by `rulebook play`")])
     if rules is None:
-        ref = data.get("ruleset") if isinstance(data, dict) else None
-        if not isinstance(ref, str):
-            raise DiagnosticError([Diagnostic("E0314", "the save does not name its ruleset",
-                                              file=str(p), hint="pass the ruleset explicitly")])
-        rules = load(ref)
-    return Game.load(data, rules)
+        rules = load(_saved_ruleset(data, name))
+    game = Game.load(data, rules, limits, accept_changed_rules)
+    game.ruleset_ref = rules.source_path
+    return game
+
+
+def _saved_ruleset(data, save_name: str) -> str:
+    """The ruleset a save names, if it is one a save may name."""
+    from .loader import BUNDLED_NAME, bundled_file, named_in_tree
+
+    ref = data.get("ruleset") if isinstance(data, dict) else None
+    if not isinstance(ref, str) or not ref:
+        raise DiagnosticError([Diagnostic("E0314", "the save does not name its ruleset",
+                                          file=save_name, hint="pass the ruleset explicitly")])
+    if BUNDLED_NAME.match(ref) and bundled_file(ref) is not None:
+        return ref
+    try:
+        return named_in_tree(save_name, ref, None, "the save")
+    except DiagnosticError as e:
+        raise DiagnosticError([Diagnostic(
+            "E0314", f"the save names a ruleset it may not use: {e.diagnostics[0].message}",
+            file=save_name, hint="saves name a bundled ruleset or a `.rules` file beside them; "
+            "pass the ruleset explicitly")])

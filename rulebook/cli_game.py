@@ -4,27 +4,33 @@ from __future__ import annotations
 import json
 import sys
 from functools import partial
-from pathlib import Path
 
 import click
 
+MAX_GAMES = 1_000_000
+MAX_JOBS = 256
+
+MEMORY_OPTION = click.option(
+    "--max-memory", type=click.IntRange(64, 1 << 20), default=2048, show_default=True,
+    metavar="MIB", help="Stop with a diagnostic when the run holds more memory than this (MiB).")
+
+
+def _limits(max_memory: int):
+    """The engine's limits for a command, and a hard ceiling on the process a little above."""
+    from .interpreter.memory import cap_address_space
+    from .interpreter.state import Limits
+
+    limits = Limits(max_memory=max_memory * 2 ** 20)
+    cap_address_space(limits.max_memory)
+    return limits
+
 
 def _fail(diagnostics, sources=None) -> None:
+    """Print diagnostics (quoting only rules text that was read as rules) and exit 1."""
     from .validator.diagnostics import render_text
 
-    click.echo(render_text(diagnostics, sources or _sources(diagnostics)), err=True)
+    click.echo(render_text(diagnostics, sources or {}), err=True)
     sys.exit(1)
-
-
-def _sources(diagnostics) -> dict:
-    out = {}
-    for d in diagnostics:
-        if d.file and d.file not in out:
-            try:
-                out[d.file] = Path(d.file).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                pass
-    return out
 
 
 def _load(ref: str):
@@ -34,7 +40,7 @@ def _load(ref: str):
     try:
         return load(ref)
     except DiagnosticError as e:
-        _fail(e.diagnostics)
+        _fail(e.diagnostics, e.sources)
 
 
 def _parse_seats(specs: tuple[str, ...]) -> dict[int, str]:
@@ -43,27 +49,80 @@ def _parse_seats(specs: tuple[str, ...]) -> dict[int, str]:
     seats = {}
     for spec in specs:
         seat, _, kind = spec.partition("=")
-        if not seat.isdigit() or kind not in AGENT_KINDS:
-            raise click.BadParameter(f"{spec!r}: write SEAT=KIND with KIND one of "
+        if not seat.isdigit() or len(seat) > 4 or kind not in AGENT_KINDS:
+            raise click.BadParameter(f"{spec[:40]!r}: write SEAT=KIND with KIND one of "
                                      f"{', '.join(AGENT_KINDS)}, e.g. 2=random", param_hint="--seat")
         seats[int(seat)] = kind
     return seats
 
 
+def _fresh_seed() -> int:
+    import secrets
+
+    return secrets.randbits(31)
+
+
+def _clear_for_hand_over() -> None:
+    """Clear the screen and the terminal's scrollback, so nothing of the last view stays above."""
+    click.clear()
+    # Erase the saved lines (scrollback), then the screen; sent even when click would strip
+    # escape codes, since the person reading is at a terminal.
+    click.echo("\x1b[3J\x1b[H\x1b[2J", nl=False, color=True)
+    click.echo("\n" * 40)
+
+
+class _SaveTarget:
+    """Where `s` and `q` save. Play never writes over a file it did not load or write in this
+    run without asking first."""
+
+    def __init__(self, path: str, owned: bool):
+        self.path, self.owned = path, owned
+
+    def write(self, game) -> str | None:
+        """Save; None when saved, else why not."""
+        from .api import save
+        from .grammar.source import path_kind
+        from .validator.diagnostics import DiagnosticError
+
+        if not self.owned and path_kind(self.path) is not None:
+            try:
+                ok = click.confirm(f"{self.path} already exists and is not this game's save; "
+                                   "write over it?", default=False)
+            except click.Abort:
+                ok = False
+            if not ok:
+                return "Not saved: choose another file with --save-to."
+        try:
+            save(game, self.path)
+        except DiagnosticError as e:
+            return f"Not saved: {e.diagnostics[0].message}"
+        self.owned = True
+        return None
+
+
 @click.command()
 @click.argument("ruleset")
-@click.option("--players", type=int, default=None, help="Number of seats (default: the minimum).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--players", type=click.IntRange(1, 100), default=None,
+              help="Number of seats (default: the minimum).")
+@click.option("--seed", type=click.IntRange(-2 ** 63, 2 ** 63 - 1), default=None,
+              help="Random seed (default: a fresh one, printed when the game ends).")
 @click.option("--seat", "seats", multiple=True, metavar="K=KIND",
               help="Who plays seat K: human, random or first (default: seat 1 human, others random). "
                    "Repeat for several seats.")
 @click.option("--load", "load_path", type=click.Path(dir_okay=False), default=None,
               help="Continue a saved game.")
-@click.option("--save-to", type=click.Path(dir_okay=False), default="rulebook-game.save.json",
-              show_default=True, help="Where `s` and `q` save the game.")
-def play(ruleset, players, seed, seats, load_path, save_to):
-    """Play RULESET (a bundled game name or GAME/VARIANT, a folder or a .rules file)."""
-    from .api import load_game, new_game, save
+@click.option("--save-to", type=click.Path(dir_okay=False), default=None,
+              help="Where `s` and `q` save (default: the loaded save, else "
+                   "rulebook-game.save.json; an existing file is never replaced without asking).")
+@click.option("--accept-changed-rules", is_flag=True,
+              help="With --load: continue a save even though the rules changed since it was made.")
+@MEMORY_OPTION
+def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules, max_memory):
+    """Play RULESET (a bundled game name or GAME/VARIANT, a folder or a .rules file).
+
+    A save file and a seed each reveal the whole game (every shuffle follows from the seed):
+    keep them to yourself until the game is over."""
+    from .api import load_game, new_game
     from .interpreter.agents import make_agent
     from .interpreter.errors import IllegalDecision
     from .interpreter.human import HumanAgent, render_view
@@ -71,18 +130,29 @@ def play(ruleset, players, seed, seats, load_path, save_to):
     from .validator.diagnostics import DiagnosticError
 
     kinds = _parse_seats(seats)
+    limits = _limits(max_memory)
     rules = _load(ruleset)
     try:
-        game = load_game(load_path, rules) if load_path else new_game(rules, players, seed)
+        if load_path:
+            game = load_game(load_path, rules, accept_changed_rules, limits)
+        else:
+            game = new_game(rules, players, _fresh_seed() if seed is None else seed, limits)
     except DiagnosticError as e:
-        _fail(e.diagnostics)
+        _fail(e.diagnostics, e.sources)
+    unknown = sorted(k for k in kinds if not 1 <= k <= len(game.state.seats))
+    if unknown:
+        raise click.BadParameter(f"seat {unknown[0]} does not exist: this game has seats 1 to "
+                                 f"{len(game.state.seats)}", param_hint="--seat")
+    target = _SaveTarget(save_to or load_path or "rulebook-game.save.json",
+                         owned=bool(load_path) and (save_to is None or save_to == load_path))
+    game.audit_reveals = True  # so that undo can be refused once a decision showed something
     kinds.setdefault(1, "human")  # unless told otherwise, the person sits at seat 1
     agents = {}
     for s in game.state.seats:
         kind = kinds.get(s.seat, "random")
         agents[s.seat] = HumanAgent() if kind == "human" else make_agent(kind, game.seed * 31 + s.seat)
-    # Several people at one terminal: before a different person decides, the screen is cleared
-    # and play waits until they say only they are looking, so no one sees another's hidden view.
+    # Several people at one terminal: before a different person decides, the screen and its
+    # scrollback are cleared and play waits until they say only they are looking.
     people = [s for s, a in agents.items() if isinstance(a, HumanAgent)]
     screen_owner = people[0] if len(people) == 1 else None
     while game.pending is not None:
@@ -90,8 +160,7 @@ def play(ruleset, players, seed, seats, load_path, save_to):
         agent = agents[seat]
         human = isinstance(agent, HumanAgent)
         if human and seat != screen_owner:
-            click.clear()
-            click.echo("\n" * 40)
+            _clear_for_hand_over()
             try:
                 click.prompt(f"Pass the terminal to player {seat}, then press Enter",
                              default="", show_default=False, prompt_suffix=" ")
@@ -102,36 +171,47 @@ def play(ruleset, players, seed, seats, load_path, save_to):
         if choice == "!undo":
             last = game.history[-1] if game.history else None
             if last is None or last.get("player") != seat:
-                click.echo("Nothing of yours to undo: your last decision is already final.")
+                agent.tell("Nothing of yours to undo: your last decision is already final.")
+            elif game.last_decision_revealed():
+                agent.tell("Undo refused: that decision showed you something that was hidden (a "
+                           "card, a draw or another player's secret), so it stays made.")
             else:
                 game = game.undo()
             continue
-        if choice in ("!save", "!quit"):
-            save(game, save_to)
-            click.echo(f"Saved to {save_to}. Continue with: rulebook play {ruleset} --load {save_to}")
-            if choice == "!quit":
+        if choice in ("!save", "!quit", "!eof"):
+            problem = target.write(game)
+            message = problem or (f"Saved to {target.path}. Continue with: rulebook play "
+                                  f"{ruleset} --load {target.path}")
+            if choice == "!eof" or (choice == "!quit" and not problem):
+                click.echo(message)
                 return
+            agent.tell(message)  # a failed save does not quit: the game would be lost
             continue
         try:
             game.apply(choice, seat)
         except IllegalDecision as e:
-            click.echo(f"Refused: {e.message}")
+            agent.tell(f"Refused: {e.message}")
         except DiagnosticError as e:
-            _fail(e.diagnostics)
+            _fail(e.diagnostics, e.sources)
     final = view(game, people[0] if len(people) == 1 else None)  # several people: public view
     click.echo(render_view(final, log_lines=12))
     click.echo("Winner(s): " + (", ".join(f"player {w}" for w in final["winners"]) or "nobody"))
+    click.echo(f"Seed {game.seed}: `--seed {game.seed}` deals this game again.")
 
 
 @click.command()
 @click.argument("ruleset")
-@click.option("--games", type=int, default=100, show_default=True)
-@click.option("--players", type=int, default=None, help="Number of seats (default: the minimum).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of game 1 (game i uses seed+i).")
-@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True)
+@click.option("--players", type=click.IntRange(1, 100), default=None,
+              help="Number of seats (default: the minimum).")
+@click.option("--seed", type=click.IntRange(-2 ** 63, 2 ** 63 - 1), default=0, show_default=True,
+              help="Seed of game 1 (game i uses seed+i).")
+@click.option("--jobs", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
+              help="Worker processes.")
 @click.option("--agent", type=click.Choice(["random", "first"]), default="random", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
-def simulate(ruleset, games, players, seed, jobs, agent, as_json):
+@MEMORY_OPTION
+def simulate(ruleset, games, players, seed, jobs, agent, as_json, max_memory):
     """Play many games with bots; print wins and mean score per seat and game length.
 
     Results go to standard output and are identical for the same seed, whatever --jobs is;
@@ -139,9 +219,8 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json):
     from .api import load
     from .interpreter.simulate import simulate as run, summarise
 
+    limits = _limits(max_memory)
     rules = _load(ruleset)
-    if games < 1 or jobs < 1:
-        raise click.BadParameter("--games and --jobs must be at least 1")
     if players is not None and not rules.min_players <= players <= rules.max_players:
         from .validator.diagnostics import Diagnostic
 
@@ -157,7 +236,8 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json):
         bar.start()
         task = bar.add_task("games", total=games)
     records, seconds = run(rules, partial(load, ruleset), games, players, seed, jobs, agent,
-                           progress=(lambda n: bar.advance(task, n)) if bar else None)
+                           progress=(lambda n: bar.advance(task, n)) if bar else None,
+                           limits=limits)
     if bar:
         bar.stop()
     seats = players or rules.min_players
@@ -188,22 +268,29 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json):
 @click.command(name="test")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-v", "--verbose", is_flag=True, help="List every scenario, not only failures.")
-def test_cmd(paths, verbose):
-    """Run the scenario tests written in the rules files under PATHS."""
+@MEMORY_OPTION
+def test_cmd(paths, verbose, max_memory):
+    """Run the scenario tests written in the rules files under PATHS.
+
+    A file that does not pass `rulebook check` counts as failed, with its diagnostics."""
     from .scenarios import collect, run_file
     from .validator.diagnostics import render_text
 
+    limits = _limits(max_memory)
     files, problems = collect(paths)
     if problems:
         _fail(problems)
     passed = failed = 0
     for f in files:
-        results, diags = run_file(f)
-        if diags:
-            click.echo(render_text(diags, _sources(diags)))
-            failed += 1
+        outcome = run_file(f, limits)
+        if outcome.diagnostics:
+            click.echo(render_text(outcome.diagnostics, outcome.sources))
+            plural = "s" if outcome.held != 1 else ""
+            held = f" (it holds {outcome.held} scenario{plural})" if outcome.held else ""
+            click.echo(f"FAIL {f}: the file cannot be run{held}")
+            failed += max(1, outcome.held)
             continue
-        for r in results:
+        for r in outcome.results:
             if r.passed:
                 passed += 1
                 if verbose:
@@ -211,27 +298,37 @@ def test_cmd(paths, verbose):
             else:
                 failed += 1
                 click.echo(f"FAIL {r.file}:{r.line}: {r.name}")
-                click.echo(render_text(r.failures, _sources(r.failures)))
+                click.echo(render_text(r.failures, outcome.sources))
     click.echo(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
 
 @click.command()
 @click.argument("save_file", type=click.Path(dir_okay=False))
-@click.option("--seat", type=int, default=None, help="Show the log as this seat saw it.")
+@click.option("--seat", type=click.IntRange(1, 100), default=None,
+              help="Show the log as this seat saw it.")
 @click.option("--ruleset", default=None, help="Ruleset, when the save does not name one.")
-def replay(save_file, seat, ruleset):
-    """Replay a saved game and print its log (as a spectator, or as --seat saw it)."""
+@click.option("--accept-changed-rules", is_flag=True,
+              help="Replay the saved decisions even though the rules changed since the save.")
+@MEMORY_OPTION
+def replay(save_file, seat, ruleset, accept_changed_rules, max_memory):
+    """Replay a saved game and print its log (as a spectator, or as --seat saw it).
+
+    A save holds the seed and every decision, so it reveals the whole game to whoever has it."""
     from .api import load_game
     from .interpreter.human import render_view
     from .interpreter.view import view
     from .validator.diagnostics import DiagnosticError
 
+    limits = _limits(max_memory)
     rules = _load(ruleset) if ruleset else None
     try:
-        game = load_game(save_file, rules)
+        game = load_game(save_file, rules, accept_changed_rules, limits)
     except DiagnosticError as e:
-        _fail(e.diagnostics)
+        _fail(e.diagnostics, e.sources)
+    if seat is not None and seat > len(game.state.seats):
+        raise click.BadParameter(f"seat {seat} does not exist: this game has seats 1 to "
+                                 f"{len(game.state.seats)}", param_hint="--seat")
     v = view(game, seat)
     click.echo("\n".join(v["log"]))
     click.echo(render_view(v, log_lines=0) if seat else "")
