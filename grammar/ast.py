@@ -722,6 +722,13 @@ class ScRuleset(Node):
     path: str
 
 
+class ScVariant(Node):
+    """``variant "name"``: a variant of the scenario's game chosen on top of it."""
+
+    kind: Literal["sc_variant"]
+    name: str
+
+
 class ScPlayers(Node):
     kind: Literal["sc_players"]
     count: int
@@ -732,43 +739,83 @@ class ScSeed(Node):
     seed: int
 
 
+class ScSeeds(Node):
+    """``seeds 1..50``: the scenario runs once per seed; its expectations hold for all of them
+    (or as often as they say)."""
+
+    kind: Literal["sc_seeds"]
+    first: int
+    last: int
+
+
+class ScLet(Node):
+    """``let x = e``: a name for a value, from here to the end of the scenario."""
+
+    kind: Literal["sc_let"]
+    name: str
+    value: Expr
+
+
 class ScGiven(Node):
     kind: Literal["sc_given"]
     body: list[Stmt]
 
 
 class ScChoose(Node):
+    """``choose p "id"`` (``choose pending "id"``: whoever is to decide; player is then none).
+    The option is a text with ``{holes}``: an id or an exact label."""
+
     kind: Literal["sc_choose"]
-    player: Expr
-    option: str
+    player: Expr | None = None
+    option: Expr
 
 
 class ScRefuse(Node):
     kind: Literal["sc_refuse"]
-    player: Expr
-    option: str
+    player: Expr | None = None
+    option: Expr
+    message: str | None = None
 
 
 class ScExpect(Node):
+    """``expect e``; with ``seeds``, ``expect sometimes e`` or ``expect e on at least N seeds``
+    (``at_least``/``at_most`` count the seeds where e holds; none: every seed)."""
+
     kind: Literal["sc_expect"]
     test: Expr
     message: str | None = None
+    at_least: int | None = None
+    at_most: int | None = None
 
 
 class ScExpectOption(Node):
     kind: Literal["sc_expect_option"]
     player: Expr
-    option: str
+    option: Expr
     present: bool
     message: str | None = None
 
 
+class ScExpectOptions(Node):
+    """``expect options p == ["a", "b"]`` (the ids, in any order) or ``expect options p >= 2``
+    (how many there are)."""
+
+    kind: Literal["sc_expect_options"]
+    player: Expr
+    op: str
+    value: Expr
+    message: str | None = None
+
+
 class ScExpectLog(Node):
-    """``expect log "text" [to p]``: a log line contains the text (one that p may read)."""
+    """``expect [no] log "text" [to p]``: a log line contains the text (one that p may read);
+    with ``no``, none does."""
 
     kind: Literal["sc_expect_log"]
-    text: str
+    text: Expr
     to: Expr | None = None
+    present: bool = True
+    message: str | None = None
 
 
 class ScExpectError(Node):
@@ -791,10 +838,19 @@ class ScPlayToEnd(Node):
     agent: str
 
 
+class ScPlayUntil(Node):
+    """``play until e with random``: the agent decides for everyone until e holds."""
+
+    kind: Literal["sc_play_until"]
+    test: Expr
+    agent: str
+
+
 ScenarioItem = Annotated[
     Union[
-        ScRuleset, ScPlayers, ScSeed, ScGiven, ScChoose, ScRefuse, ScExpect, ScExpectOption,
-        ScExpectLog, ScExpectError, ScExpectVisibility, ScPlayToEnd,
+        ScRuleset, ScVariant, ScPlayers, ScSeed, ScSeeds, ScLet, ScGiven, ScChoose, ScRefuse,
+        ScExpect, ScExpectOption, ScExpectOptions, ScExpectLog, ScExpectError,
+        ScExpectVisibility, ScPlayToEnd, ScPlayUntil,
     ],
     Field(discriminator="kind"),
 ]

@@ -53,7 +53,12 @@ class _Keys(list):
 
 
 def unescape(tok: Token) -> str:
-    body = tok[1:-1]
+    """The text of a string read without holes (a title, a cite, an id): escapes resolved,
+    `\\{` and `\\}` included."""
+    return _plain(_unescape(str(tok)[1:-1], tok))
+
+
+def _unescape(body: str, tok: Token) -> str:
     out = []
     i = 0
     while i < len(body):
@@ -112,43 +117,61 @@ def _plain(s: str) -> str:
 
 
 def make_template(tok: Token) -> A.Template:
-    """Split a string into text and ``{expression}`` parts."""
-    raw = unescape(tok)
+    """Split a string into text and ``{expression}`` parts. A hole may hold strings of its own
+    (`"{if won then "won" else "lost"}"`); braces inside those do not end it."""
+    body = str(tok)[1:-1]
     parts: list = []
-    buf = ""
-    i = 0
-    while i < len(raw):
-        if raw.startswith("\\{", i) or raw.startswith("\\}", i):
-            buf += raw[i + 1]
-            i += 2
-            continue
-        ch = raw[i]
-        if ch == "{":
-            end = raw.find("}", i)
-            if end == -1:
-                raise _BuildError("E0105", "a `{` in this string is never closed", tok,
-                                  "close the hole with `}` or write `\\{` for a literal brace")
-            source = raw[i + 1 : end]
-            if buf:
-                parts.append(_new(A.TextPart, kind="text_part", text=buf, span=_tok_span(tok)))
-                buf = ""
-            try:
-                from .parser import _parse  # the parser uses this module: import late
+    text_start = i = 0
 
-                tree = _parse(source, "expr")
-                expr = _Builder().transform(tree)
-            except UnexpectedInput:
-                raise _BuildError("E0105", f"`{{{source}}}` in this string is not an expression",
-                                  tok, "write a valid expression between the braces")
-            _respan(expr, tok)
-            parts.append(_new(A.ExprPart, kind="expr_part", expr=expr, span=_tok_span(tok)))
-            i = end + 1
+    def text_part(end: int) -> None:
+        if end > text_start:
+            text = _plain(_unescape(body[text_start:end], tok))
+            parts.append(_new(A.TextPart, kind="text_part", text=text, span=_tok_span(tok)))
+
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":  # an escape belongs to the text, `\\u{...}` with its braces
+            close = body.find("}", i) if body.startswith("u{", i + 1) else -1
+            i = close + 1 if close != -1 else i + 2
             continue
-        buf += ch
-        i += 1
-    if buf or not parts:
-        parts.append(_new(A.TextPart, kind="text_part", text=buf, span=_tok_span(tok)))
+        if ch != "{":
+            i += 1
+            continue
+        end = _hole_end(body, i)
+        if end == -1:
+            raise _BuildError("E0105", "a `{` in this string is never closed", tok,
+                              "close the hole with `}` or write `\\{` for a literal brace")
+        text_part(i)
+        source = body[i + 1 : end]
+        try:
+            from .parser import _parse  # the parser uses this module: import late
+
+            expr = _Builder().transform(_parse(source, "expr"))
+        except UnexpectedInput:
+            raise _BuildError("E0105", f"`{{{source}}}` in this string is not an expression",
+                              tok, "write a valid expression between the braces")
+        _respan(expr, tok)
+        parts.append(_new(A.ExprPart, kind="expr_part", expr=expr, span=_tok_span(tok)))
+        i = text_start = end + 1
+    text_part(len(body))
+    if not parts:
+        parts.append(_new(A.TextPart, kind="text_part", text="", span=_tok_span(tok)))
     return _new(A.Template, kind="template", parts=parts, span=_tok_span(tok))
+
+
+def _hole_end(body: str, start: int) -> int:
+    """Where the hole opened at `start` closes (-1: never), skipping the strings inside it."""
+    j = start + 1
+    while j < len(body):
+        c = body[j]
+        if c == '"':
+            j += 1
+            while j < len(body) and body[j] != '"':
+                j += 2 if body[j] == "\\" else 1
+        elif c == "}":
+            return j
+        j += 1
+    return -1
 
 
 def _respan(node, tok):
@@ -734,38 +757,74 @@ class _Builder(Transformer_NonRecursive):
     def sc_ruleset(self, c, m):
         return _new(A.ScRuleset, kind="sc_ruleset", path=unescape(c[0]), span=_span(m))
 
+    def sc_variant(self, c, m):
+        return _new(A.ScVariant, kind="sc_variant", name=unescape(c[0]), span=_span(m))
+
     def sc_players(self, c, m):
         return _new(A.ScPlayers, kind="sc_players", count=integer(c[0]), span=_span(m))
 
     def sc_seed(self, c, m):
         return _new(A.ScSeed, kind="sc_seed", seed=integer(c[0]), span=_span(m))
 
+    def sc_seeds(self, c, m):
+        return _new(A.ScSeeds, kind="sc_seeds", first=integer(c[0]), last=integer(c[1]),
+                    span=_span(m))
+
+    def sc_let(self, c, m):
+        return _new(A.ScLet, kind="sc_let", name=_name(c[0]), value=c[1], span=_span(m))
+
     def sc_given(self, c, m):
         return _new(A.ScGiven, kind="sc_given", body=c[0], span=_span(m))
 
     def sc_choose(self, c, m):
-        return _new(A.ScChoose, kind="sc_choose", player=c[0], option=unescape(c[1]), span=_span(m))
+        return _new(A.ScChoose, kind="sc_choose", player=_decider(c[0]), option=_text(c[1]),
+                    span=_span(m))
 
     def sc_refuse(self, c, m):
-        return _new(A.ScRefuse, kind="sc_refuse", player=c[0], option=unescape(c[1]), span=_span(m))
+        return _new(A.ScRefuse, kind="sc_refuse", player=_decider(c[0]), option=_text(c[1]),
+                    message=_message(c[2]), span=_span(m))
 
     def sc_expect(self, c, m):
-        return _new(A.ScExpect, kind="sc_expect", test=c[0],
-                    message=unescape(c[1]) if c[1] is not None else None, span=_span(m))
+        return _new(A.ScExpect, kind="sc_expect", test=c[0], message=_message(c[1]),
+                    span=_span(m))
+
+    def sc_expect_sometimes(self, c, m):
+        return _new(A.ScExpect, kind="sc_expect", test=c[1], message=_message(c[2]), at_least=1,
+                    span=_span(m))
+
+    def sc_expect_often(self, c, m):
+        low, high = c[1]
+        return _new(A.ScExpect, kind="sc_expect", test=c[0], message=_message(c[2]),
+                    at_least=low, at_most=high, span=_span(m))
+
+    def at_least_seeds(self, c, m):
+        return (integer(c[0]), None)
+
+    def at_most_seeds(self, c, m):
+        return (None, integer(c[0]))
+
+    def between_seeds(self, c, m):
+        return (integer(c[0]), integer(c[1]))
 
     def sc_expect_option(self, c, m):
-        return _new(A.ScExpectOption, kind="sc_expect_option", player=c[0], option=unescape(c[1]),
-                    present=True, message=unescape(c[2]) if c[2] is not None else None,
-                    span=_span(m))
+        return _new(A.ScExpectOption, kind="sc_expect_option", player=c[0], option=_text(c[1]),
+                    present=True, message=_message(c[2]), span=_span(m))
 
     def sc_expect_no_option(self, c, m):
-        return _new(A.ScExpectOption, kind="sc_expect_option", player=c[0], option=unescape(c[1]),
-                    present=False, message=unescape(c[2]) if c[2] is not None else None,
-                    span=_span(m))
+        return _new(A.ScExpectOption, kind="sc_expect_option", player=c[0], option=_text(c[1]),
+                    present=False, message=_message(c[2]), span=_span(m))
+
+    def sc_expect_options(self, c, m):
+        return _new(A.ScExpectOptions, kind="sc_expect_options", player=c[0], op=str(c[1]),
+                    value=c[2], message=_message(c[3]), span=_span(m))
 
     def sc_expect_log(self, c, m):
-        return _new(A.ScExpectLog, kind="sc_expect_log", text=unescape(c[0]), to=c[1],
-                    span=_span(m))
+        return _new(A.ScExpectLog, kind="sc_expect_log", text=_text(c[0]), to=c[1],
+                    message=_message(c[2]), span=_span(m))
+
+    def sc_expect_no_log(self, c, m):
+        return _new(A.ScExpectLog, kind="sc_expect_log", text=_text(c[0]), to=c[1],
+                    present=False, message=_message(c[2]), span=_span(m))
 
     def sc_expect_error(self, c, m):
         return _new(A.ScExpectError, kind="sc_expect_error", text=unescape(c[0]), span=_span(m))
@@ -789,6 +848,31 @@ class _Builder(Transformer_NonRecursive):
 
     def sc_play_to_end(self, c, m):
         return _new(A.ScPlayToEnd, kind="sc_play_to_end", agent=_name(c[0]), span=_span(m))
+
+    def sc_play_until(self, c, m):
+        return _new(A.ScPlayUntil, kind="sc_play_until", test=c[0], agent=_name(c[1]),
+                    span=_span(m))
+
+
+def _message(tok) -> str | None:
+    return unescape(tok) if tok is not None else None
+
+
+def _text(tok) -> A.Node:
+    """A scenario's option id or log text: a string that may hold ``{holes}``."""
+    t = make_template(tok)
+    if len(t.parts) == 1 and isinstance(t.parts[0], A.TextPart):
+        return _new(A.StrLit, kind="str", value=t.parts[0].text, span=t.span)
+    if not t.parts:
+        return _new(A.StrLit, kind="str", value="", span=t.span)
+    return t
+
+
+def _decider(expr) -> A.Node | None:
+    """`choose pending "id"`: whoever is to decide (none); any other expression is a player."""
+    if isinstance(expr, A.Name) and expr.id == "pending":
+        return None
+    return expr
 
 
 class _NodeLoc:

@@ -24,6 +24,9 @@ from typing import Callable, Iterable
 from . import ast as A
 from .parser import _STRING_OR_COMMENT, comments_of, parse_text
 
+# Text whose braces pair up around plain words: a string holding it lexes the same either way.
+_BALANCED = re.compile(r'[^{}"\\]*(\{[^{}"\\\n]*\}[^{}"\\]*)*')
+
 WIDTH = 100
 INDENT = "    "
 
@@ -106,7 +109,7 @@ def _top_level_items(program: A.Program) -> list:
 
 
 # ----------------------------------------------------------------------------------- strings
-def _escape(text: str, braces: bool) -> str:
+def _escape(text: str, braces: bool = True) -> str:
     out = []
     for ch in text:
         if ch == "\\":
@@ -127,13 +130,16 @@ def _escape(text: str, braces: bool) -> str:
 
 
 def _plain(text: str) -> str:
-    """A string read without ``{holes}``: titles, citations, labels of enum members, ids."""
-    return f'"{_escape(text, braces=False)}"'
+    """A string read without ``{holes}`` (a title, a cite, an id, a text with no hole). Its
+    braces stay as written when each `{` is closed by a `}` with plain text between (the lexer,
+    for which any brace opens a hole, then reads it back the same); otherwise they are escaped."""
+    bare = _BALANCED.fullmatch(text) is not None
+    return f'"{_escape(text, braces=not bare)}"'
 
 
 def _text(text: str) -> str:
-    """A string read as a template, whose literal braces must be escaped."""
-    return f'"{_escape(text, braces=True)}"'
+    """A string read as a template (a string value of an expression): braces are escaped."""
+    return f'"{_escape(text)}"'
 
 
 # -------------------------------------------------------------------------------- line model
@@ -434,9 +440,9 @@ class _Printer:
         try:
             for part in t.parts:
                 if part.kind == "text_part":
-                    out.append(_escape(part.text, braces=True))
+                    out.append(_escape(part.text))
                 else:
-                    out.append("{" + _escape(_flat(self.expr(part.expr)), braces=False) + "}")
+                    out.append("{" + _flat(self.expr(part.expr)) + "}")  # its strings as written
         finally:
             self.inline_only = inline
         return '"' + "".join(out) + '"'
@@ -988,46 +994,82 @@ class _Printer:
     def _sc_ruleset(self, i, d):
         return self.line(i, d, [_Line("ruleset " + _plain(i.path))])
 
+    def _sc_variant(self, i, d):
+        return self.line(i, d, [_Line("variant " + _plain(i.name))])
+
     def _sc_players(self, i, d):
         return self.line(i, d, [_Line(f"players {i.count}")])
 
     def _sc_seed(self, i, d):
         return self.line(i, d, [_Line(f"seed {i.seed}")])
 
+    def _sc_seeds(self, i, d):
+        return self.line(i, d, [_Line(f"seeds {i.first}..{i.last}")])
+
+    def _sc_let(self, i, d):
+        return self.line(i, d, _cat(f"let {i.name} = ", self.expr(i.value)))
+
     def _sc_given(self, i, d):
         return self.block(i, d, [_Line("given")], i.body)
 
+    def _decider(self, i) -> Doc:
+        return [_Line("pending")] if i.player is None else self.expr(i.player)
+
     def _sc_choose(self, i, d):
-        return self.line(i, d, _cat("choose ", self.expr(i.player), " " + _plain(i.option)))
+        return self.line(i, d, _cat("choose ", self._decider(i), " ", self.expr(i.option)))
 
     def _sc_refuse(self, i, d):
-        return self.line(i, d, _cat("refuse ", self.expr(i.player), " " + _plain(i.option)))
+        return self.line(i, d, _cat("refuse ", self._decider(i), " ", self.expr(i.option),
+                                    _message(i.message)))
 
     def _sc_expect(self, i, d):
-        message = _brk(0) + _plain(i.message) if i.message is not None else ""
-        test = _guard(self.expr(i.test), {"option", "no", "log", "error", "hidden", "visible"})
-        return self.line(i, d, _cat("expect ", test, message))
+        test = _guard(self.expr(i.test), {"option", "options", "no", "log", "error", "hidden",
+                                          "visible", "sometimes"})
+        if i.at_least is None and i.at_most is None:
+            return self.line(i, d, _cat("expect ", test, _message(i.message)))
+        if i.at_least == 1 and i.at_most is None:
+            return self.line(i, d, _cat("expect sometimes ", test, _message(i.message)))
+        if i.at_most is None:
+            count = f"at least {i.at_least}"
+        elif i.at_least is None:
+            count = f"at most {i.at_most}"
+        else:
+            count = f"{i.at_least} to {i.at_most}"
+        return self.line(i, d, _cat("expect ", test, f" on {count} seeds",
+                                    _message(i.message)))
 
     def _sc_expect_option(self, i, d):
         word = "expect option " if i.present else "expect no option "
-        message = _brk(0) + _plain(i.message) if i.message is not None else ""
-        return self.line(i, d, _cat(word, self.expr(i.player), " " + _plain(i.option), message))
+        return self.line(i, d, _cat(word, self.expr(i.player), " ", self.expr(i.option),
+                                    _message(i.message)))
+
+    def _sc_expect_options(self, i, d):
+        return self.line(i, d, _cat("expect options ", self.expr(i.player, POSTFIX), f" {i.op} ",
+                                    self.expr(i.value), _message(i.message)))
 
     def _sc_expect_log(self, i, d):
+        word = "expect log " if i.present else "expect no log "
         to = _cat(" to ", self.expr(i.to)) if i.to is not None else ""
-        return self.line(i, d, _cat("expect log " + _plain(i.text), to))
+        return self.line(i, d, _cat(word, self.expr(i.text), to, _message(i.message)))
 
     def _sc_expect_error(self, i, d):
         return self.line(i, d, [_Line("expect error " + _plain(i.text))])
 
     def _sc_expect_visibility(self, i, d):
         word = "expect visible " if i.visible else "expect hidden "
-        message = _brk(0) + _plain(i.message) if i.message is not None else ""
         return self.line(i, d, _cat(word, self.expr(i.target), " to ", self.expr(i.viewer),
-                                    message))
+                                    _message(i.message)))
 
     def _sc_play_to_end(self, i, d):
         return self.line(i, d, [_Line("play to end with " + i.agent)])
+
+    def _sc_play_until(self, i, d):
+        return self.line(i, d, _cat("play until ", self.expr(i.test), " with " + i.agent))
+
+
+def _message(message: str | None) -> Doc | str:
+    """The explanation some scenario items end with."""
+    return _brk(0) + _plain(message) if message is not None else ""
 
 
 # ---------------------------------------------------------------------------- comment weaving

@@ -103,7 +103,9 @@ def decode_source(data: bytes, name: str) -> str:
     return text.removeprefix("\ufeff")
 
 
-_STRING_OR_COMMENT = re.compile(r'"(\\.|[^"\\\n])*"|#[^\n]*')
+# A string, whose `{holes}` may hold strings of their own (as rules.lark's STRING), or a comment.
+STRING_PATTERN = r'"(\\.|[^"\\\n{]|\{([^"{}\n\\]|\\(u\{[0-9a-fA-F]*\}|.)|"(\\.|[^"\\\n])*")*(\}|(?=")))*"'
+_STRING_OR_COMMENT = re.compile(STRING_PATTERN + r'|#[^\n]*')
 
 
 def _check_nesting(text: str, name: str) -> None:

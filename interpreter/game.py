@@ -16,6 +16,7 @@ from ..validator.diagnostics import Diagnostic, DiagnosticError
 from ..validator.semantic import MAX_PLAYERS
 from .errors import IllegalDecision, RuleError, to_diagnostic
 from .evaluator import truth
+from .explain import explain
 from .machine import CONTROL_SIGNALS, RECOMPUTE, Decision, Machine
 from .rng import Rng
 from .rules import Rules
@@ -109,8 +110,9 @@ class Game:
             except RuleError as err:
                 self._fail(err)
             if not ok:
+                detail = explain(self.machine, inv.test, {})
                 self._fail(RuleError("E0313", f"invariant `{inv.name}` does not hold: "
-                                     f"{inv.description}", inv))
+                                     f"{inv.description}{detail}", inv))
 
     def _automaton_choice(self, req: Decision) -> str:
         auto = next(a for a in self.rules.automata if a.name == req.player.automaton)
@@ -143,6 +145,10 @@ class Game:
         by_label = [o.id for o in self.pending.options if o.label == option]
         if len(by_label) == 1:
             return by_label[0]
+        if by_label:
+            raise IllegalDecision(f"`{option}` is the label of {len(by_label)} options, so it "
+                                  "does not say which one", hint="choose one by its id: "
+                                  + ", ".join(by_label[:12]))
         shown = ", ".join(o.id for o in self.pending.options[:12])
         more = "" if len(self.pending.options) <= 12 else ", ..."
         raise IllegalDecision(f"`{option}` is not a legal option now",
@@ -175,12 +181,13 @@ class Game:
         so it may have)."""
         return not self.revealed or self.revealed[-1] is not False
 
-    def given(self, stmts: list) -> None:
-        """Change the state by statements (scenario tests); the pending options are recomputed."""
+    def given(self, stmts: list, env: dict | None = None) -> None:
+        """Change the state by statements (scenario tests), with the names of `env` (a scenario's
+        `let`s); the invariants are checked at the end and the pending options recomputed."""
         if self.error is not None:
             raise DiagnosticError([self.error], self.rules.sources)
         try:
-            for req in self.machine.block(stmts, {}):
+            for req in self.machine.block(stmts, dict(env or {})):
                 raise RuleError("E0306", "a `given` block cannot ask for decisions", req.node)
         except RuleError as err:
             self._fail(err)
@@ -191,11 +198,12 @@ class Game:
             self._fail(RuleError("E0302", "the rules nest too deeply", None))
         except MemoryError:
             self._fail(out_of_memory(self.limits))
-        self.history.append({"given": list(stmts)})  # kept in memory only: saves hold decisions
+        # Kept in memory only (saves hold decisions). A copy replays it with the same names;
+        # values taken from this game's state would still be this game's.
+        self.history.append({"given": list(stmts), "env": dict(env or {})})
         self.revealed.append(None)
-        # A `given` builds a state that play may never reach (a test's setting), so the ruleset's
-        # invariants, which describe states reached by play, are no longer checked.
-        self.check_invariants = False
+        if self.check_invariants:
+            self._check_invariants()  # a given state must still be one the rules allow
         if self.pending is not None:
             self._resume(RECOMPUTE)
 
@@ -206,7 +214,7 @@ class Game:
         game = cls(rules, players, seed, limits, ruleset_ref)
         for entry in history:
             if "given" in entry:
-                game.given(entry["given"])
+                game.given(entry["given"], entry.get("env"))
             else:
                 game.apply(entry["option"], entry.get("player"))
         return game

@@ -165,6 +165,8 @@ class Machine(Evaluator):
         ordered = self.order(rows, w)
         if not ordered:
             return []
+        if any(k.kind == "random_key" for k in w.keys):
+            return [ordered[0][0]]  # a random key leaves no tie: `order` drew the first
         best = [k for k in ordered[0][1]]
         return [p for p, k in ordered if k == best]
 
@@ -637,12 +639,13 @@ class Machine(Evaluator):
         for e in self.iterate(s.binding, s.where, env):
             rows.append((e[s.binding.name], self.sort_keys(s.keys, e)))
         ordered = self.order(rows, s)
+        drawn = any(k.kind == "random_key" for k in s.keys)  # a random key leaves no ties
         rank = 0
         i = 0
         while i < len(ordered):
             self.tick(s)
-            j = i
-            while j < len(ordered) and ordered[j][1] == ordered[i][1]:
+            j = i + 1
+            while not drawn and j < len(ordered) and ordered[j][1] == ordered[i][1]:
                 j += 1
             group = [p for p, _ in ordered[i:j]]
             taken = amounts[rank: rank + len(group)]

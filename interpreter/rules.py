@@ -44,6 +44,7 @@ class Rules:
     source_path: str | None = None
     sources: dict[str, str] = field(default_factory=dict)  # file -> text, to quote diagnostics
     chain: list[str] = field(default_factory=list)         # the files it was loaded from
+    variants: list[str] = field(default_factory=list)      # variants chosen on top of the file
     compiled: dict = field(default_factory=dict)  # id(node) -> (node, closure): compiler.py
 
     @property

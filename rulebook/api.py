@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from .interpreter.errors import IllegalDecision
@@ -31,49 +32,58 @@ __all__ = [
 ]
 
 
-def load(ref: str) -> Rules:
-    """Load a ruleset by bundled name (``GAME`` or ``GAME/VARIANT``), folder or file."""
+def load(ref: str, variants: Sequence[str] = ()) -> Rules:
+    """Load a ruleset by bundled name (``GAME`` or ``GAME/VARIANT``), folder or file, with the
+    chosen `variants` of the same game (names such as ``"open_market"``, or paths) on top."""
     from .loader import resolve_ruleset
 
     path = resolve_ruleset(ref)
-    return _load_path(str(Path(path).resolve()))
+    return _load_path(str(Path(path).resolve()), tuple(variants))
 
 
-_LOADED: dict[str, tuple[list, Rules]] = {}
+_LOADED: dict[tuple, tuple[list, Rules]] = {}
 
 
-def _load_path(path: str) -> Rules:
+def _load_path(path: str, variants: tuple[str, ...] = ()) -> Rules:
     """The rules of a file, compiled once for as long as none of the files it is made of change."""
     from .loader import file_stamps
 
-    hit = _LOADED.get(path)
+    key = (path, tuple(variants))
+    hit = _LOADED.get(key)
     if hit is not None and hit[0] == file_stamps(hit[1].chain):
         return hit[1]
-    rules = _compile_path(path)
+    rules = _compile_path(path, tuple(variants))
     if len(_LOADED) >= 32:
         _LOADED.pop(next(iter(_LOADED)))
-    _LOADED[path] = (file_stamps(rules.chain), rules)
+    _LOADED[key] = (file_stamps(rules.chain), rules)
     return rules
 
 
-def _compile_path(path: str) -> Rules:
+def _compile_path(path: str, variants: tuple[str, ...] = ()) -> Rules:
     from .loader import load_ruleset
     from .validator.check import check_path
+    from .validator.semantic import check_program
 
     result = check_path(path)
     errors = [d for d in result.diagnostics if d.is_error]
     if errors:
         raise DiagnosticError(errors, result.sources)
-    ruleset = load_ruleset(path)
+    ruleset = load_ruleset(path, variants)
+    if variants:  # each file passed its own check; the combination is checked as a whole
+        errors = [d for d in check_program(ruleset.program, ruleset.file_of) if d.is_error]
+        if errors:
+            raise DiagnosticError(errors, ruleset.files)
     rules = compile_rules(ruleset.program, ruleset.file_of)
     rules.source_path = path
     rules.sources = dict(ruleset.files)
     rules.chain = list(ruleset.chain)
+    rules.variants = list(ruleset.variants)
     return rules
 
 
 def new_game(rules: Rules, players: int | None = None, seed: int = 0,
              limits: Limits | None = None) -> Game:
+    """A game of `rules` started from `seed`, run up to its first decision."""
     return Game(rules, players, seed, limits, ruleset_ref=getattr(rules, "source_path", None))
 
 
@@ -89,6 +99,7 @@ def save(game: Game, path: str | Path) -> None:
 
     data = game.save()
     data["ruleset"] = _reference_from(path, game.ruleset_ref)
+    data["variants"] = list(game.rules.variants)
     write_atomically(path, json.dumps(data, indent=1, ensure_ascii=False))
 
 
@@ -131,10 +142,23 @@ def load_game(path: str | Path, rules: Rules | None = None,
         raise DiagnosticError([Diagnostic("E0314", f"cannot read the save file: {why}", file=name,
                                           hint="save files are JSON written by `rulebook play`")])
     if rules is None:
-        rules = load(_saved_ruleset(data, name))
+        rules = load(_saved_ruleset(data, name), _saved_variants(data, name))
     game = Game.load(data, rules, limits, accept_changed_rules)
     game.ruleset_ref = rules.source_path
     return game
+
+
+def _saved_variants(data, save_name: str) -> list[str]:
+    """The variants a save was played with: names of variant files beside its game."""
+    from .loader import BUNDLED_NAME
+
+    names = data.get("variants", []) if isinstance(data, dict) else []
+    if not isinstance(names, list) or not all(
+            isinstance(n, str) and BUNDLED_NAME.match(n) and "/" not in n for n in names) \
+            or len(names) > 32:
+        raise DiagnosticError([Diagnostic("E0314", "the save's variants are not names of "
+                                          "variants", file=save_name)])
+    return names
 
 
 def _saved_ruleset(data, save_name: str) -> str:

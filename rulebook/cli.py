@@ -24,6 +24,11 @@ class _GuardedGroup(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except MemoryError:
+            click.echo("error[E0316]: the run went beyond its memory limit\n"
+                       "  = help: `--max-memory` raises the limit of the commands that run games",
+                       err=True)
+            ctx.exit(1)
         except Exception as exc:  # the promise is: no input ever prints a Python traceback
             if os.environ.get("RULEBOOK_DEBUG"):
                 raise

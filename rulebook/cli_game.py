@@ -33,12 +33,18 @@ def _fail(diagnostics, sources=None) -> None:
     sys.exit(1)
 
 
-def _load(ref: str):
+VARIANT_OPTION = click.option(
+    "--variant", "variants", multiple=True, metavar="NAME",
+    help="Add a variant of the game (a variant file's name beside the game, or its path). "
+         "Repeat to combine several; two that change the same rule are refused.")
+
+
+def _load(ref: str, variants=()):
     from .api import load
     from .validator.diagnostics import DiagnosticError
 
     try:
-        return load(ref)
+        return load(ref, variants)
     except DiagnosticError as e:
         _fail(e.diagnostics, e.sources)
 
@@ -116,8 +122,10 @@ class _SaveTarget:
                    "rulebook-game.save.json; an existing file is never replaced without asking).")
 @click.option("--accept-changed-rules", is_flag=True,
               help="With --load: continue a save even though the rules changed since it was made.")
+@VARIANT_OPTION
 @MEMORY_OPTION
-def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules, max_memory):
+def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules, variants,
+         max_memory):
     """Play RULESET (a bundled game name or GAME/VARIANT, a folder or a .rules file).
 
     A save file and a seed each reveal the whole game (every shuffle follows from the seed):
@@ -131,7 +139,7 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
 
     kinds = _parse_seats(seats)
     limits = _limits(max_memory)
-    rules = _load(ruleset)
+    rules = _load(ruleset, variants)
     try:
         if load_path:
             game = load_game(load_path, rules, accept_changed_rules, limits)
@@ -180,8 +188,9 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
             continue
         if choice in ("!save", "!quit", "!eof"):
             problem = target.write(game)
+            again = " ".join([ruleset, *(f"--variant {v}" for v in variants)])
             message = problem or (f"Saved to {target.path}. Continue with: rulebook play "
-                                  f"{ruleset} --load {target.path}")
+                                  f"{again} --load {target.path}")
             if choice == "!eof" or (choice == "!quit" and not problem):
                 click.echo(message)
                 return
@@ -210,8 +219,9 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
               help="Worker processes.")
 @click.option("--agent", type=click.Choice(["random", "first"]), default="random", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
+@VARIANT_OPTION
 @MEMORY_OPTION
-def simulate(ruleset, games, players, seed, jobs, agent, as_json, max_memory):
+def simulate(ruleset, games, players, seed, jobs, agent, as_json, variants, max_memory):
     """Play many games with bots; print wins and mean score per seat and game length.
 
     Results go to standard output and are identical for the same seed, whatever --jobs is;
@@ -220,7 +230,7 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json, max_memory):
     from .interpreter.simulate import simulate as run, summarise
 
     limits = _limits(max_memory)
-    rules = _load(ruleset)
+    rules = _load(ruleset, variants)
     if players is not None and not rules.min_players <= players <= rules.max_players:
         from .validator.diagnostics import Diagnostic
 
@@ -235,14 +245,16 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json, max_memory):
         bar = Progress(transient=True)
         bar.start()
         task = bar.add_task("games", total=games)
-    records, seconds = run(rules, partial(load, ruleset), games, players, seed, jobs, agent,
+    records, seconds = run(rules, partial(load, ruleset, variants), games, players, seed, jobs,
+                           agent,
                            progress=(lambda n: bar.advance(task, n)) if bar else None,
                            limits=limits)
     if bar:
         bar.stop()
     seats = players or rules.min_players
     summary = summarise(records, seats + len(rules.automata))
-    summary.update({"ruleset": rules.title, "players": seats, "seed": seed, "agent": agent})
+    summary.update({"ruleset": rules.title, "variants": list(rules.variants), "players": seats,
+                    "seed": seed, "agent": agent})
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
@@ -268,8 +280,9 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json, max_memory):
 @click.command(name="test")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-v", "--verbose", is_flag=True, help="List every scenario, not only failures.")
+@VARIANT_OPTION
 @MEMORY_OPTION
-def test_cmd(paths, verbose, max_memory):
+def test_cmd(paths, verbose, variants, max_memory):
     """Run the scenario tests written in the rules files under PATHS.
 
     A file that does not pass `rulebook check` counts as failed, with its diagnostics."""
@@ -282,7 +295,7 @@ def test_cmd(paths, verbose, max_memory):
         _fail(problems)
     passed = failed = 0
     for f in files:
-        outcome = run_file(f, limits)
+        outcome = run_file(f, limits, tuple(variants))
         if outcome.diagnostics:
             click.echo(render_text(outcome.diagnostics, outcome.sources))
             plural = "s" if outcome.held != 1 else ""
@@ -310,8 +323,9 @@ def test_cmd(paths, verbose, max_memory):
 @click.option("--ruleset", default=None, help="Ruleset, when the save does not name one.")
 @click.option("--accept-changed-rules", is_flag=True,
               help="Replay the saved decisions even though the rules changed since the save.")
+@VARIANT_OPTION
 @MEMORY_OPTION
-def replay(save_file, seat, ruleset, accept_changed_rules, max_memory):
+def replay(save_file, seat, ruleset, accept_changed_rules, variants, max_memory):
     """Replay a saved game and print its log (as a spectator, or as --seat saw it).
 
     A save holds the seed and every decision, so it reveals the whole game to whoever has it."""
@@ -321,7 +335,9 @@ def replay(save_file, seat, ruleset, accept_changed_rules, max_memory):
     from .validator.diagnostics import DiagnosticError
 
     limits = _limits(max_memory)
-    rules = _load(ruleset) if ruleset else None
+    if variants and not ruleset:
+        raise click.UsageError("--variant goes with --ruleset: a save names its own variants")
+    rules = _load(ruleset, variants) if ruleset else None
     try:
         game = load_game(save_file, rules, accept_changed_rules, limits)
     except DiagnosticError as e:

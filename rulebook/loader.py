@@ -32,6 +32,8 @@ CODES = {
     "E0510": "`override` or a step patch in a file that is not a variant",
     "E0511": "a rules file names a file outside its ruleset's folder",
     "E0512": "a chain of variants too long",
+    "E0513": "two chosen variants change the same part of the game",
+    "E0514": "no variant by that name for this game",
 }
 MAX_CHAIN = 32  # files from a variant down to its game
 
@@ -291,6 +293,7 @@ class Ruleset:
     chain: list[str]                      # the game file first, the loaded file last
     game_title: str = ""
     variant_titles: list[str] = field(default_factory=list)
+    variants: list[str] = field(default_factory=list)   # the variants chosen on top of the file
     origin: dict[int, str] = field(default_factory=dict, repr=False)
     # The nodes ``origin`` refers to, kept alive so that no id is reused while this lives.
     keep_alive: list = field(default_factory=list, repr=False)
@@ -301,34 +304,76 @@ class Ruleset:
 
 
 # ---------------------------------------------------------------------------------- loading
-_LOADED: dict[str, tuple[list, Ruleset]] = {}
+_LOADED: dict[tuple, tuple[list, Ruleset]] = {}
 
 
-def load_ruleset(path: str | Path) -> Ruleset:
-    """Load a game or variant file; a variant is merged onto the chain of files it extends.
+def load_ruleset(path: str | Path, variants: typing.Sequence[str] = ()) -> Ruleset:
+    """Load a game or variant file, merged onto the chain of files it extends, with the chosen
+    `variants` (names of variant files of the same game, or paths) merged on top in order.
 
     The result is shared by later loads while none of its files changes: treat it as read-only.
     """
-    key = str(path)
+    key = (str(path), tuple(variants))
     hit = _LOADED.get(key)
     if hit is not None and hit[0] == file_stamps(hit[1].chain):
         return hit[1]
-    ruleset = _merge_chain(key)
+    ruleset = _merge_chain(str(path), tuple(variants))
     stamps = file_stamps(ruleset.chain)
     if None not in stamps:
         _LOADED[key] = (stamps, ruleset)
     return ruleset
 
 
-def _merge_chain(path: str) -> Ruleset:
+def variant_file(game_file: str, loaded: str, name: str) -> str:
+    """The file of a chosen variant: a `.rules` path as given, or a name looked up beside the
+    file loaded and beside the game file (`open_market` is `open_market.rules` there)."""
+    if name.endswith(RULES_SUFFIX) and path_kind(name) == "file":
+        return name
+    stem = name.removesuffix(RULES_SUFFIX)
+    if BUNDLED_NAME.match(stem) and "/" not in stem:
+        for folder in dict.fromkeys([os.path.dirname(loaded), os.path.dirname(game_file)]):
+            candidate = os.path.join(folder, stem + RULES_SUFFIX)
+            if path_kind(candidate) == "file" and is_inside(candidate, folder):
+                return candidate
+    known = sorted(p.stem for p in rules_files_in(Path(os.path.dirname(game_file)))
+                   if p.stem != Path(game_file).stem)
+    close = difflib.get_close_matches(stem, known, n=1)
+    raise DiagnosticError([Diagnostic(
+        "E0514", f"no variant `{_short(name)}` beside {os.path.basename(game_file)}",
+        file=game_file, hint=f"did you mean `{close[0]}`?" if close else
+        ("variants of this game: " + ", ".join(known) if known else
+         "give the path of a variant's `.rules` file"))])
+
+
+def _merge_chain(path: str, variants: tuple[str, ...] = ()) -> Ruleset:
     chain, programs, texts = _read_chain(path)
+    lineage = {f: chain[:i] for i, f in enumerate(chain)}
+    names: list[str] = []
+    for name in variants:
+        vfile = variant_file(chain[0], path, name)
+        vchain, vprograms, vtexts = _read_chain(vfile)
+        if os.path.realpath(vchain[0]) != os.path.realpath(chain[0]):
+            raise DiagnosticError([Diagnostic(
+                "E0513", f"the variant {vfile} is for {vchain[0]}, not for {chain[0]}",
+                file=vfile, hint="choose variants of the game being played")])
+        known = {os.path.realpath(f) for f in chain}
+        for i, (f, prog, text) in enumerate(zip(vchain, vprograms, vtexts)):
+            if os.path.realpath(f) not in known:
+                chain.append(f)
+                programs.append(prog)
+                texts.append(text)
+                lineage[f] = vchain[:i]
+        names.append(Path(vfile).stem)
     try:
-        return _merge_programs(chain, programs, texts)
+        ruleset = _merge_programs(chain, programs, texts, lineage)
     except DiagnosticError as e:
         raise DiagnosticError(e.diagnostics, {**e.sources, **dict(zip(chain, texts))})
+    ruleset.variants = names
+    return ruleset
 
 
-def _merge_programs(chain: list[str], programs: list[A.Program], texts: list[str]) -> Ruleset:
+def _merge_programs(chain: list[str], programs: list[A.Program], texts: list[str],
+                    lineage: dict[str, list[str]] | None = None) -> Ruleset:
     root = programs[0]
     if not isinstance(root.header, A.GameHeader):
         first = chain[0]
@@ -341,15 +386,19 @@ def _merge_programs(chain: list[str], programs: list[A.Program], texts: list[str
     origin: dict[int, str] = {}
     for file, program in zip(chain, programs):
         origin.update(dict.fromkeys(_node_ids(program), file))
-    merger = _Merger(list(root.declarations), origin, chain[0])
+    lineage = lineage or {f: chain[:i] for i, f in enumerate(chain)}
+    merger = _Merger(list(root.declarations), origin, chain[0], lineage)
     header = root.header
     titles = []
     for file, program in zip(chain[1:], programs[1:]):
         merger.apply(program, file)
         vh = program.header
         titles.append(vh.title)
-        updates = {"title": vh.title}
+        # One chain: each variant's title replaces the last; chosen variants add theirs.
+        title = vh.title if len(lineage[file]) == len(titles) else f"{header.title} + {vh.title}"
+        updates = {"title": title}
         if vh.min_players is not None:
+            merger.claim(("players", None), file, vh)
             updates.update(min_players=vh.min_players, max_players=vh.max_players)
         header = header.model_copy(update=updates)
     if merger.errors:
@@ -422,19 +471,49 @@ def _decl_key(decl) -> tuple[str, str | None]:
 
 def _describe(key: tuple[str, str | None]) -> str:
     kind, name = key
+    if kind == "players":
+        return "the player count"
+    if kind == "step":
+        return f"`step {name}`"
     if name is None:
         return f"`{kind}`"
     return f"`when {name}`" if kind == "event" else f"{kind} `{name}`"
 
 
 class _Merger:
-    """Applies variants, one file at a time, to the game's list of declarations."""
+    """Applies variants, one file at a time, to the game's list of declarations.
 
-    def __init__(self, declarations: list, origin: dict[int, str], game_file: str):
+    `lineage` gives each file the files it extends. A file may change what those files declared
+    or changed; two variants chosen side by side (neither extends the other) may not change the
+    same declaration, step or player count (E0513)."""
+
+    def __init__(self, declarations: list, origin: dict[int, str], game_file: str,
+                 lineage: dict[str, list[str]]):
         self.declarations = declarations
         self.origin = origin
+        self.lineage = lineage
         self.errors: list[Diagnostic] = []
         self.defined_in: dict[tuple, str] = {_decl_key(d): game_file for d in declarations}
+        self.changed_by: dict[tuple, tuple[str, object]] = {}
+
+    def claim(self, key: tuple, file: str, node) -> bool:
+        """Record that `file` changes `key`; False (and E0513) if a side-by-side variant did."""
+        earlier = self.changed_by.get(key)
+        ancestors = {os.path.realpath(f) for f in self.lineage.get(file, ())}
+        if earlier is not None and os.path.realpath(earlier[0]) not in ancestors \
+                and os.path.realpath(earlier[0]) != os.path.realpath(file):
+            other, where = earlier
+            span = getattr(where, "span", None)
+            self._error("E0513", f"{_describe(key)} is changed by two chosen variants: {other} "
+                        f"and {file}", file, node,
+                        hint="choose one of them, or write a variant that extends one and "
+                             "settles the other's change",
+                        related=[Related("also changed here", file=other,
+                                         line=span.line if span else None,
+                                         column=span.column if span else None)])
+            return False
+        self.changed_by[key] = (file, node)
+        return True
 
     def _error(self, code, message, file, node, hint=None, related=()):
         self.errors.append(Diagnostic(code, message, file=file, hint=hint, related=tuple(related),
@@ -453,6 +532,8 @@ class _Merger:
     def _add(self, decl, file: str) -> None:
         key = _decl_key(decl)
         # Several `when` handlers of one event are allowed: each runs in turn.
+        if decl.kind != "event" and not self.claim(key, file, decl):
+            return
         if decl.kind != "event" and key in self.defined_in:
             first = self.defined_in[key]
             self._error("E0506", f"{_describe(key)} is already declared in {first}", file, decl,
@@ -464,6 +545,8 @@ class _Merger:
 
     def _override(self, decl, file: str) -> None:
         key = _decl_key(decl)
+        if not self.claim(key, file, decl):
+            return
         hits = [i for i, d in enumerate(self.declarations) if _decl_key(d) == key]
         if not hits:
             same_kind = sorted({d.name for d in self.declarations
@@ -481,6 +564,8 @@ class _Merger:
             del self.declarations[i]
 
     def _patch_step(self, patch: A.StepPatch, file: str) -> None:
+        if patch.mode == "override" and not self.claim(("step", patch.step), file, patch):
+            return
         patcher = _StepPatcher(patch, self.origin)
         self.declarations = [patcher.node(d) for d in self.declarations]
         if patcher.hits == 0:

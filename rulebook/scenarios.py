@@ -26,10 +26,11 @@ class FileOutcome:
     held: int = 0  # scenarios the file holds, run or not
 
 
-def run_file(file: str, limits: Limits | None = None) -> FileOutcome:
-    """Check one file, then run every scenario it holds."""
-    from .api import _load_path
-    from .loader import parse_cached, scenario_ruleset
+def run_file(file: str, limits: Limits | None = None,
+             variants: tuple[str, ...] = ()) -> FileOutcome:
+    """Check one file, then run every scenario it holds (with `variants` added to the rules
+    each scenario names, as `rulebook test --variant` asks)."""
+    from .loader import parse_cached
     from .validator.check import check_path
 
     checked = check_path(file)
@@ -45,16 +46,39 @@ def run_file(file: str, limits: Limits | None = None) -> FileOutcome:
         return outcome
     if not program.scenarios:
         return outcome
+    compiled: dict[tuple, object] = {}
 
-    def rules_for(ruleset: str | None, node=None):
+    def rules_for(ruleset: str | None, node=None, chosen=()):
         if ruleset is None and program.header is None:
             raise DiagnosticError([Diagnostic(
                 "E0401", "this scenario needs `ruleset \"path\"`: its file is not a game",
                 file=file, hint='add `ruleset "../game.rules"` at the start of the scenario')])
-        target = file if ruleset is None else scenario_ruleset(file, ruleset, node)
-        rules = _load_path(str(Path(target).resolve()))
-        outcome.sources.update(rules.sources)
-        return rules
+        key = (ruleset, tuple(chosen))
+        if key not in compiled:
+            compiled[key] = _rules_for(file, program, ruleset, node, (*chosen, *variants))
+            outcome.sources.update(compiled[key].sources)
+        return compiled[key]
 
     outcome.results = run_scenarios(program, file, rules_for, limits)
     return outcome
+
+
+def _rules_for(file: str, program, ruleset: str | None, node, variants: tuple[str, ...]):
+    """The rules a scenario runs against: its file's game, or the ruleset it names, with the
+    chosen variants and the procedures, defines and constants of a file of scenarios."""
+    from .api import _load_path
+    from .interpreter.rules import compile_rules
+    from .loader import scenario_ruleset
+    from .validator.check import HELPER_KINDS
+
+    target = file if ruleset is None else scenario_ruleset(file, ruleset, node)
+    rules = _load_path(str(Path(target).resolve()), variants)
+    helpers = [d for d in program.declarations if d.kind in HELPER_KINDS]
+    if program.header is not None or not helpers:
+        return rules
+    merged = rules.program.model_copy(
+        update={"declarations": [*rules.program.declarations, *helpers]})
+    with_helpers = compile_rules(merged, lambda n: rules.file_of(n) or file)
+    for name in ("source_path", "sources", "chain", "variants"):
+        setattr(with_helpers, name, getattr(rules, name))
+    return with_helpers

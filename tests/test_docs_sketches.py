@@ -549,7 +549,7 @@ def run_checked(text: str, name: str) -> None:
     errors = [d for d in check_program(program, lambda node: name) if d.is_error]
     assert not errors, "\n".join(f"{d.located()}: [{d.code}] {d.message}" for d in errors)
     rules = compile_rules(program)
-    results = run_scenarios(program, name, lambda ref, node=None: rules)
+    results = run_scenarios(program, name, lambda ref, node=None, variants=(): rules)
     assert len(results) == len(program.scenarios) >= 1
     failures = [f"{r.name}: {d.message}" for r in results for d in r.failures]
     assert not failures, "\n".join(failures)

@@ -43,6 +43,8 @@ def dump(node) -> dict:
 def _keywords() -> set[str]:
     words = set()
     for terminal in lark_parser().terminals:
+        if terminal.name in ("STRING", "NAME", "INT", "COMMENT", "_NL", "WS_INLINE", "LINE_CONT"):
+            continue  # texts, names and spacing: their patterns hold no keywords
         if terminal.pattern.type == "str":
             words.add(terminal.pattern.value)
         else:
@@ -285,21 +287,38 @@ overrides = st.one_of(
     st.builds(lambda mode, s, b, m: node(A.StepPatch, mode=mode, step=s, body=b, meta=m),
               st.sampled_from(["override", "before", "after"]), names, bodies, meta),
 )
+scenario_texts = st.one_of(any_text.map(lambda v: node(A.StrLit, value=v)),
+                           templates(holes_required=True))
+seed_counts = st.one_of(st.tuples(st.integers(1, 9), st.none()), st.tuples(st.none(),
+                        st.integers(0, 9)), st.tuples(st.integers(0, 4), st.integers(5, 9)))
 scenario_items = st.one_of(
     any_text.map(lambda p: node(A.ScRuleset, path=p)),
+    any_text.map(lambda p: node(A.ScVariant, name=p)),
     st.integers(0, 9).map(lambda n: node(A.ScPlayers, count=n)),
     st.integers(0, 9999).map(lambda n: node(A.ScSeed, seed=n)),
+    st.tuples(st.integers(0, 9), st.integers(0, 99)).map(
+        lambda t: node(A.ScSeeds, first=t[0], last=t[1])),
+    st.builds(lambda n, v: node(A.ScLet, name=n, value=v), names, exprs),
     bodies.map(lambda b: node(A.ScGiven, body=b)),
-    st.builds(lambda p, o: node(A.ScChoose, player=p, option=o), exprs, any_text),
-    st.builds(lambda p, o: node(A.ScRefuse, player=p, option=o), exprs, any_text),
+    st.builds(lambda p, o: node(A.ScChoose, player=p, option=o), st.none() | exprs,
+              scenario_texts),
+    st.builds(lambda p, o, m: node(A.ScRefuse, player=p, option=o, message=m),
+              st.none() | exprs, scenario_texts, st.none() | any_text),
     st.builds(lambda t, m: node(A.ScExpect, test=t, message=m), exprs, st.none() | any_text),
+    st.builds(lambda t, m, c: node(A.ScExpect, test=t, message=m, at_least=c[0], at_most=c[1]),
+              exprs, st.none() | any_text, seed_counts),
     st.builds(lambda p, o, b: node(A.ScExpectOption, player=p, option=o, present=b),
-              exprs, any_text, st.booleans()),
-    any_text.map(lambda t: node(A.ScExpectLog, text=t)),
+              exprs, scenario_texts, st.booleans()),
+    st.builds(lambda p, op, v, m: node(A.ScExpectOptions, player=p, op=op, value=v, message=m),
+              exprs, st.sampled_from(["==", "!=", "<", ">=", "in"]), exprs,
+              st.none() | any_text),
+    st.builds(lambda t, to, b, m: node(A.ScExpectLog, text=t, to=to, present=b, message=m),
+              scenario_texts, st.none() | exprs, st.booleans(), st.none() | any_text),
     any_text.map(lambda t: node(A.ScExpectError, text=t)),
     st.builds(lambda t, v, b: node(A.ScExpectVisibility, target=t, viewer=v, visible=b),
               exprs, exprs, st.booleans()),
     names.map(lambda a: node(A.ScPlayToEnd, agent=a)),
+    st.builds(lambda t, a: node(A.ScPlayUntil, test=t, agent=a), exprs, names),
 )
 
 

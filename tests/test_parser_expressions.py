@@ -156,3 +156,22 @@ def test_parse_expression_entry_point():
 
 def test_unicode_names():
     assert shape(expr("größe + pièce")) == ("+", "größe", "pièce")
+
+
+def test_a_hole_may_hold_strings_of_its_own():
+    from rulebook.grammar.formatter import format_expression
+
+    t = parse_expression('"{p} {if won then "wins" else "loses"} the {"}"} round"')
+    assert t.kind == "template"
+    hole = t.parts[2].expr
+    assert hole.kind == "conditional" and hole.then.value == "wins"
+    assert t.parts[4].expr.value == "}"  # a brace inside an inner string does not end the hole
+    assert format_expression(t) == '"{p} {if won then "wins" else "loses"} the {"\\}"} round"'
+
+
+def test_the_lexer_and_the_readers_agree_on_what_a_string_is():
+    from rulebook.grammar.parser import GRAMMAR_FILE
+    from rulebook.grammar.source import STRING_PATTERN
+
+    line = next(x for x in GRAMMAR_FILE.read_text().splitlines() if x.startswith("STRING:"))
+    assert line == f"STRING: /{STRING_PATTERN}/"

@@ -38,12 +38,12 @@ def test_scenario_items_in_order():
     assert items[0].path == "game.rules"
     assert (items[1].count, items[2].seed) == (3, 7)
     assert isinstance(items[3].body[0], A.Set)
-    assert items[4].option == "take_bottom:3" and isinstance(items[4].player, A.Index)
-    assert items[5].option == "take_row:2:1"
+    assert items[4].option.value == "take_bottom:3" and isinstance(items[4].player, A.Index)
+    assert items[5].option.value == "take_row:2:1"
     assert items[6].message == "no token was paid" and items[6].test.op == "=="
     assert items[7].message is None and items[7].test.id == "game_over"
     assert (items[8].present, items[9].present) == (True, False)
-    assert items[10].text == "takes" and items[11].text == "unknown option"
+    assert items[10].text.value == "takes" and items[11].text == "unknown option"
     assert items[12].agent == "random"
 
 

@@ -15,6 +15,7 @@ from .diagnostics import Diagnostic, DiagnosticError, span_fields
 
 CODES = {
     "E0509": "a scenario in a file without a game header does not name its ruleset",
+    "E0515": "a file of scenarios declares something other than helpers",
 }
 
 RULES_SUFFIX = ".rules"
@@ -55,10 +56,10 @@ def check_path(path: str | Path) -> CheckResult:
             return result
         cache.store(valid_key, True)
     found: list[Diagnostic] = []
-    for checked, file_of, sources, scenarios_only in _programs_to_check(program, file, found,
-                                                                         result.sources):
+    for checked, file_of, sources, scenarios_only, helpers in _programs_to_check(
+            program, file, found, result.sources):
         result.sources.update(sources)
-        found.extend(check_program(checked, file_of, scenarios_only))
+        found.extend(check_program(checked, file_of, scenarios_only, helpers))
     result.diagnostics = _own_or_errors(found, file)
     return result
 
@@ -166,16 +167,18 @@ def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic]
             problems.extend(e.diagnostics)
             sources.update(e.sources)
             return
-        yield ruleset.program, ruleset.file_of, ruleset.files, False
+        yield ruleset.program, ruleset.file_of, ruleset.files, False, ()
         return
     problems.extend(misplaced_overrides(program, file))
     if program.header is not None or not program.scenarios:
-        yield program, lambda node: file, {}, False
+        yield program, lambda node: file, {}, False, ()
         return
-    # A file of scenarios only: check each against the ruleset it names.
+    # A file of scenarios only: check each against the ruleset (and variants) it names, with the
+    # helpers (procedures, defines, constants) the file declares for its scenarios.
+    helpers = scenario_helpers(program, file, problems)
     own = {id(n) for n in walk(program)}
-    groups: dict[str, list[A.Scenario]] = {}
-    where: dict[str, A.ScRuleset] = {}
+    groups: dict[tuple, list[A.Scenario]] = {}
+    where: dict[tuple, A.ScRuleset] = {}
     for sc in program.scenarios:
         item = next((i for i in sc.items if isinstance(i, A.ScRuleset)), None)
         if item is None:
@@ -184,28 +187,53 @@ def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic]
                 hint='add `ruleset "path/to/game.rules"` (relative to this file) to the scenario',
                 **span_fields(sc.span)))
             continue
-        groups.setdefault(item.path, []).append(sc)
-        where.setdefault(item.path, item)
-    for ref, scenarios in groups.items():
+        key = (item.path, tuple(i.name for i in sc.items if isinstance(i, A.ScVariant)))
+        groups.setdefault(key, []).append(sc)
+        where.setdefault(key, item)
+    for (ref, variants), scenarios in groups.items():
+        here = span_fields(where[(ref, variants)].span)
         try:
-            target = scenario_ruleset(file, ref, where[ref])
-        except DiagnosticError as e:
-            problems.extend(Diagnostic(d.code, d.message, file=file, hint=d.hint,
-                                       **span_fields(where[ref].span)) for d in e.diagnostics)
+            target = scenario_ruleset(file, ref, where[(ref, variants)])
+        except DiagnosticError as e:  # the scenario's own `ruleset` line is at fault
+            problems.extend(Diagnostic(d.code, d.message, file=file, hint=d.hint, **here)
+                            for d in e.diagnostics)
             continue
         try:
-            ruleset = load_ruleset(target)
+            ruleset = load_ruleset(target, variants)
         except DiagnosticError as e:
-            problems.extend(e.diagnostics)
+            problems.extend(Diagnostic(d.code, d.message, file=file, hint=d.hint,
+                                       related=d.related, **here)
+                            if d.code in ("E0513", "E0514") and d.file != file else d
+                            for d in e.diagnostics)
             sources.update(e.sources)
             continue
         base = ruleset.program
-        merged = base.model_copy(update={"scenarios": scenarios})
+        merged = base.model_copy(update={"declarations": [*base.declarations, *helpers],
+                                         "scenarios": scenarios})
 
         def file_of(node, _ruleset=ruleset):
             return file if id(node) in own else _ruleset.file_of(node)
 
-        yield merged, file_of, ruleset.files, True
+        yield merged, file_of, ruleset.files, True, helpers
+
+
+HELPER_KINDS = ("define", "procedure", "const")
+
+
+def scenario_helpers(program: A.Program, file: str, problems: list[Diagnostic]) -> list:
+    """The declarations a file of scenarios gives its scenarios: procedures, defines and
+    constants (anything else would change the game under test)."""
+    helpers = []
+    for d in program.declarations:
+        if d.kind in HELPER_KINDS:
+            helpers.append(d)
+        else:
+            problems.append(Diagnostic(
+                "E0515", f"a file of scenarios declares a {d.kind}: it may declare only "
+                "procedures, defines and constants for its scenarios", file=file,
+                hint="declare it in the game, or in a variant the scenarios choose with "
+                     "`variant \"...\"`", **span_fields(d.span)))
+    return helpers
 
 
 def _own_or_errors(found: list[Diagnostic], file: str) -> list[Diagnostic]:

@@ -38,11 +38,13 @@ CODES = {
     "E0221": "unknown agent in `play to end with`",
     "E0222": "a scenario's player count that the game does not allow",
     "E0223": "a player count the engine cannot seat",
+    "E0225": "a scenario's seeds that cannot be run",
     "E0224": "a table of more components than a list can hold",
     "W0201": "state that is never read",
 }
 
 MAX_PLAYERS = 100          # seats in one game
+MAX_SCENARIO_SEEDS = 1_000  # runs of one scenario with `seeds`
 MAX_TABLE_ITEMS = 100_000  # components of one table (a list's limit, interpreter Limits)
 
 SCENARIO_AGENTS = ("random", "first")
@@ -135,14 +137,15 @@ class _Context:
 
 
 def check_program(program: A.Program, file_of: Callable[[object], str | None],
-                  scenarios_only: bool = False) -> list[Diagnostic]:
+                  scenarios_only: bool = False, helpers=()) -> list[Diagnostic]:
     """Every semantic problem of a program, errors and warnings, sorted by position.
 
     ``scenarios_only`` checks just the scenarios (against the declarations, whose own problems
-    are left to the check of the file they are in).
+    are left to the check of the file they are in) and the `helpers`, the declarations a file of
+    scenarios adds for them.
     """
     checker = _Checker(program, file_of)
-    checker.run(scenarios_only)
+    checker.run(scenarios_only, helpers)
     return sorted(checker.diagnostics, key=Diagnostic.sort_key)
 
 
@@ -158,6 +161,7 @@ class _Checker:
         self.default_file = file_of(program)
         self.diagnostics: list[Diagnostic] = []
         self.quiet = 0
+        self.loud: set[int] = set()
         self.enums: dict[str, A.EnumDecl] = {}
         self.members: dict[str, str] = {}  # member -> enum
         self.records: dict[str, A.RecordDecl] = {}
@@ -178,7 +182,7 @@ class _Checker:
 
     # ------------------------------------------------------------------------ reporting
     def report(self, code, message, node, hint=None, severity="error", related=()):
-        if self.quiet:
+        if self.quiet and id(node) not in self.loud:
             return
         file = self.file_of(node) if node is not None else None
         self.diagnostics.append(Diagnostic(
@@ -191,8 +195,9 @@ class _Checker:
                        line=span.line if span else None, column=span.column if span else None)
 
     # ------------------------------------------------------------------------------ run
-    def run(self, scenarios_only: bool = False) -> None:
+    def run(self, scenarios_only: bool = False, helpers=()) -> None:
         decls = self.program.declarations
+        self.loud = {id(d) for d in helpers}  # reported even while the game's own are not
         self.quiet += scenarios_only
         self._collect(decls)
         for d in decls:
@@ -202,6 +207,8 @@ class _Checker:
             if isinstance(d, A.StateDecl):
                 self.state_types[id(d)] = self.resolve_type(d.type)
         self.quiet -= scenarios_only
+        for d in helpers:  # a file of scenarios' own procedures, defines and constants
+            getattr(self, "decl_" + d.kind)(d)
         if not scenarios_only:
             self._header(self.program.header)
             for d in decls:
@@ -489,23 +496,53 @@ class _Checker:
 
     # --------------------------------------------------------------------- scenarios
     def _scenario(self, sc: A.Scenario) -> None:
+        env: dict[str, Ty] = {}  # names a scenario's `let` gives, to its end
+        seeds = next((i for i in sc.items if i.kind == "sc_seeds"), None)
         for item in sc.items:
             kind = item.kind
-            if kind == "sc_given":
-                self.block(item.body, {}, _Context())
-            elif kind in ("sc_choose", "sc_refuse", "sc_expect_option"):
-                self.want(item.player, self.expr(item.player, {}), PLAYER, "a decision")
+            if kind == "sc_let":
+                env[item.name] = self.expr(item.value, env)
+            elif kind == "sc_given":
+                self.block(item.body, env, _Context())
+            elif kind in ("sc_choose", "sc_refuse"):
+                if item.player is not None:
+                    self.want(item.player, self.expr(item.player, env), PLAYER, "a decision")
+                self.expr(item.option, env)
+            elif kind in ("sc_expect_option", "sc_expect_options"):
+                self.want(item.player, self.expr(item.player, env), PLAYER, "a decision")
+                self.expr(item.option if kind == "sc_expect_option" else item.value, env)
             elif kind == "sc_expect":
-                self.condition(item.test, {}, "`expect`")
+                self.condition(item.test, env, "`expect`")
+                if (item.at_least is not None or item.at_most is not None) and seeds is None:
+                    self.report("E0225", "`expect ... on N seeds` and `expect sometimes` count "
+                                "the seeds of `seeds A..B`, which this scenario does not have",
+                                item, hint="add `seeds 1..50` to the scenario")
+            elif kind == "sc_expect_log":
+                self.expr(item.text, env)
+                if item.to is not None:
+                    self.want(item.to, self.expr(item.to, env), PLAYER, "`to`")
             elif kind == "sc_expect_visibility":
-                self.expr(item.target, {})
-                self._audience(item.viewer, {})
+                self.expr(item.target, env)
+                self._audience(item.viewer, env)
             elif kind == "sc_players":
                 self._scenario_players(item)
-            elif kind == "sc_play_to_end" and item.agent not in SCENARIO_AGENTS:
+            elif kind == "sc_seeds":
+                self._scenario_seeds(sc, item)
+            elif kind == "sc_play_until":
+                self.condition(item.test, env, "`play until`")
+            if kind in ("sc_play_to_end", "sc_play_until") and item.agent not in SCENARIO_AGENTS:
                 self.report("E0221", f"unknown agent `{item.agent}`", item,
                             hint=did_you_mean(item.agent, SCENARIO_AGENTS) or
                             "use `random` or `first`")
+
+    def _scenario_seeds(self, sc: A.Scenario, item: A.ScSeeds) -> None:
+        if not 0 <= item.last - item.first < MAX_SCENARIO_SEEDS:
+            self.report("E0225", f"`seeds {item.first}..{item.last}` must name 1 to "
+                        f"{MAX_SCENARIO_SEEDS} seeds, the smaller first", item,
+                        hint="write `seeds 1..50`")
+        if any(i.kind == "sc_seed" for i in sc.items):
+            self.report("E0225", "a scenario has either `seed` or `seeds`, not both", item,
+                        hint="keep `seeds A..B` to run the scenario once per seed")
 
     def _scenario_players(self, item: A.ScPlayers) -> None:
         header = self.program.header
