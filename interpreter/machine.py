@@ -42,6 +42,11 @@ CONTROL_SIGNALS = (_EndGame, _Stop, _Pass)
 
 
 RECOMPUTE = object()  # sent back into a decision after the state was changed from outside
+CHOOSER = "\x00chooser"  # in the names of an option's body: who chose it (never a rules name)
+
+
+class _Logged(str):
+    """An answer whose log line was written when it was given (a simultaneous decision)."""
 
 
 @dataclass
@@ -59,6 +64,7 @@ class Decision:
     options: list[OptionInstance]
     secret: bool
     node: A.Choose
+    clock: int = 0  # the state's clock when the options were listed
     by_id: dict = field(default_factory=dict)
 
     def __post_init__(self):
@@ -86,8 +92,6 @@ class Machine(Evaluator):
         super().__init__(rules, state, limits)
         self.secret_depth = 0
         self.dirty = False
-        self._added: list[list[str]] = []
-        self.pending_chooser = None  # who made the decision whose option body is running
 
     # ------------------------------------------------------------------------- game start
     def initialise(self) -> None:
@@ -173,9 +177,10 @@ class Machine(Evaluator):
     # ------------------------------------------------------------------------- statements
     def block(self, stmts, env):
         """Run statements in `env` (one dict per call frame). Names a `let` adds here are removed
-        when the block ends, so `set` on an outer name from inside a loop changes that name."""
-        added: list[str] = []
-        self._added.append(added)
+        when the block ends, so `set` on an outer name from inside a loop changes that name.
+        (The names known on entry are kept by the block itself, not by the machine: the branches
+        of `simultaneously` run interleaved.)"""
+        known = set(env)
         reactions = self.rules.reactions
         try:
             for s in stmts:
@@ -186,13 +191,10 @@ class Machine(Evaluator):
                 if self.dirty and reactions:
                     yield from self.react()
         finally:
-            self._added.pop()
-            for name in added:
-                env.pop(name, None)
+            for name in [k for k in env if k not in known]:
+                del env[name]
 
     def do_let(self, s, env):
-        if s.name not in env:
-            self._added[-1].append(s.name)
         env[s.name] = self.eval(s.value, env)
 
     def bound(self, env, names: dict, body):
@@ -550,16 +552,48 @@ class Machine(Evaluator):
             pass
 
     def do_simultaneously(self, s, env):
+        """Every player decides against the same state, and what the decisions do takes effect
+        only once all have decided: each player's part runs up to its next decision, those
+        decisions are asked one after the other (secretly), then their options are carried out
+        in player order, each up to that player's next decision, and so on (a round of
+        decisions at a time)."""
         self.secret_depth += 1
+        branches = []
         try:
             source = self.eval(s.binding.source, env)
             if not isinstance(source, list):
                 raise RuleError("E0306", "`simultaneously` needs a list of players", s.binding)
+            waiting = []  # (branch, its next decision)
             for p in list(source):
                 self.tick(s)
-                yield from self.bound(env, {s.binding.name: p}, s.body)
+                branch = self.block(s.body, {**env, s.binding.name: p})
+                branches.append(branch)
+                decision = next(branch, None)
+                if decision is not None:
+                    waiting.append((branch, decision))
+            while waiting:
+                answers = []
+                for branch, decision in waiting:
+                    if decision.clock != self.state.clock:  # asked against the state of now
+                        decision = branch.send(RECOMPUTE)
+                    answer = yield decision
+                    while answer is RECOMPUTE:  # the state was changed from outside (`given`)
+                        decision = branch.send(RECOMPUTE)
+                        answer = yield decision
+                    # The decider reads what they chose at once; it is carried out later.
+                    self.log_decision(decision, decision.by_id[answer])
+                    answers.append(_Logged(answer))
+                went_on = []
+                for (branch, _), answer in zip(waiting, answers):
+                    try:
+                        went_on.append((branch, branch.send(answer)))
+                    except StopIteration:
+                        pass
+                waiting = went_on
         finally:
             self.secret_depth -= 1
+            for branch in branches:
+                branch.close()
 
     def do_do(self, s, env):
         proc = self.rules.procedures.get(s.name)
@@ -569,7 +603,16 @@ class Machine(Evaluator):
         if len(args) != len(proc.params):
             raise RuleError("E0306", f"`{s.name}` takes {len(proc.params)} values, got "
                             f"{len(args)}", s)
-        yield from self.nested(proc.body, dict(zip(proc.params, args)), s)
+        yield from self.nested(proc.body, self.callee_env(proc.params, args, env), s)
+
+    @staticmethod
+    def callee_env(params, args, env) -> dict:
+        """A called block's names: its parameters, and who made the decision being carried out
+        (so that its log lines inside a secret decision stay private to that player)."""
+        out = dict(zip(params, args))
+        if CHOOSER in env:
+            out[CHOOSER] = env[CHOOSER]
+        return out
 
     def nested(self, body, env, node):
         self.depth += 1
@@ -587,7 +630,7 @@ class Machine(Evaluator):
             if len(handler.params) != len(args):
                 raise RuleError("E0306", f"`{s.event}` handlers take {len(handler.params)} "
                                 f"values, got {len(args)}", s)
-            yield from self.nested(handler.body, dict(zip(handler.params, args)), s)
+            yield from self.nested(handler.body, self.callee_env(handler.params, args, env), s)
 
     def do_log(self, s, env):
         if s.to is not None:
@@ -596,8 +639,8 @@ class Machine(Evaluator):
             if not all(isinstance(p, Seat) for p in seats):
                 raise RuleError("E0306", "`log ... to` needs a player or a list of players", s.to)
             to = [p.seat for p in seats]
-        elif self.secret_depth and self.pending_chooser:
-            to = [self.pending_chooser.seat]
+        elif self.secret_depth and env.get(CHOOSER) is not None:
+            to = [env[CHOOSER].seat]
         else:
             to = None
         self.log(self.render(s.message, env), to=to)
@@ -720,22 +763,24 @@ class Machine(Evaluator):
                     yield from self.block(s.otherwise, env)
                 return
             prompt = self.render(s.prompt, env) if s.prompt else "Choose"
-            decision = Decision(player, prompt, options, self.secret_depth > 0, s)
+            decision = Decision(player, prompt, options, self.secret_depth > 0, s,
+                                clock=self.state.clock)
             answer = yield decision
             if answer is RECOMPUTE:
                 continue
             chosen = decision.by_id[answer]
             break
         self.state.decisions += 1
-        who = [player.seat] if decision.secret else None
-        self.log(f"{show(player)}: {chosen.label}", to=who, kind="decision")
+        if not isinstance(answer, _Logged):
+            self.log_decision(decision, chosen)
         if chosen.option is not None:
-            previous, self.pending_chooser = self.pending_chooser, player
             names = {b.name: chosen.env[b.name] for b in chosen.option.bindings}
-            try:
-                yield from self.bound(env, names, chosen.option.body)
-            finally:
-                self.pending_chooser = previous
+            names[CHOOSER] = player
+            yield from self.bound(env, names, chosen.option.body)
+
+    def log_decision(self, decision: Decision, chosen: OptionInstance) -> None:
+        who = [decision.player.seat] if decision.secret else None
+        self.log(f"{show(decision.player)}: {chosen.label}", to=who, kind="decision")
 
     # -------------------------------------------------------------------------- reactions
     def react(self):

@@ -1,0 +1,94 @@
+"""`simultaneously` means it: every player decides against the same state, and what the choices
+do takes effect once all have chosen, a round of decisions at a time."""
+from __future__ import annotations
+
+from engine_helpers import game_of, header
+from rulebook.interpreter.view import view
+
+PICKS = header("3") + """
+player hand: list of int
+player picked: int? = none owner
+global table: list of int
+global highest: int = 0
+setup {
+    for p in players {
+        set p.hand = [seat(p), seat(p) + 3, seat(p) + 6]
+    }
+}
+play {
+    simultaneously for p in players {
+        choose p "Play a card" {
+            option play for c in p.hand where c > highest {
+                set p.picked = c
+                move c from p.hand to table
+                set highest = max(highest, c)
+            }
+        }
+    }
+    end game
+}
+"""
+
+
+def test_a_choice_does_nothing_until_every_player_has_chosen():
+    g = game_of(PICKS, players=3)
+    g.apply("play:7", 1)  # player 1's highest card would leave nothing above it for the others
+    assert g.state.globals["table"] == [] and g.state.globals["highest"] == 0
+    v2 = view(g, 2)
+    assert v2["globals"]["table"] == []  # not shown to the next player
+    assert v2["players"][0]["vars"]["picked"] == {"hidden": True}
+    # the next player's options are not cut by what player 1 chose
+    assert [o for o, _ in g.legal_options()] == ["play:2", "play:5", "play:8"]
+    g.apply("play:2", 2)
+    g.apply("play:3", 3)
+    assert g.over
+    assert g.state.globals["table"] == [7, 2, 3] and g.state.globals["highest"] == 7
+
+
+def test_each_player_reads_their_own_choice_at_once_and_nobody_else_does():
+    g = game_of(PICKS, players=3)
+    g.apply("play:7", 1)
+    assert any("play 7" in line for line in view(g, 1)["log"])
+    assert not any("play 7" in line for line in view(g, 2)["log"])
+
+
+SEVERAL = header("2") + """
+player placed: list of int owner
+global seen: list of int
+play {
+    simultaneously for p in players {
+        repeat 2 times {
+            choose p "Place a worker" {
+                option place for n in 1..3 where n not in p.placed {
+                    add n to p.placed
+                    add size(seen) to seen
+                }
+            }
+        }
+    }
+    end game
+}
+"""
+
+
+def test_several_decisions_each_are_asked_in_rounds():
+    g = game_of(SEVERAL, players=2)
+    g.apply("place:1", 1)
+    g.apply("place:1", 2)  # round 1 done: both carried out
+    assert [p.vars["placed"] for p in g.state.seats] == [[1], [1]]
+    assert g.state.globals["seen"] == [0, 1]
+    assert g.pending_seat() == 1 and [o for o, _ in g.legal_options()] == ["place:2", "place:3"]
+    g.apply("place:3", 1)
+    assert g.state.globals["seen"] == [0, 1]  # round 2 waits for player 2
+    g.apply("place:2", 2)
+    assert g.over and [p.vars["placed"] for p in g.state.seats] == [[1, 3], [1, 2]]
+
+
+def test_a_clone_and_a_replay_of_a_half_made_round_agree():
+    g = game_of(PICKS, players=3)
+    g.apply("play:7", 1)
+    copy = g.clone()
+    assert copy.pending_seat() == 2 and copy.state.globals["table"] == []
+    copy.apply("play:5", 2)
+    g.apply("play:5", 2)
+    assert copy.digest() == g.digest()
