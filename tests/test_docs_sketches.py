@@ -379,11 +379,15 @@ play {
 }
 scenario "work schedule: crates summed along a row" {
     players 2
+    # The schedules are filled at the same time, one worker each per round.
     choose players[1] "place:1:2"
+    choose players[2] "place:1:1"
     refuse players[1] "place:2:2"
     refuse players[1] "place:1:1"
     choose players[1] "place:1:2"
+    choose players[2] "place:3:3"
     choose players[1] "place:2:1"
+    choose players[2] "done"
     choose players[1] "marketplace"
     refuse players[1] "place:3:3"
     choose players[1] "done"
@@ -393,9 +397,6 @@ scenario "work schedule: crates summed along a row" {
     expect fermentation_crates(players[1]) == 2
     expect filling_crates(players[1]) == 2
     expect tile_plays(players[1]) == 0
-    choose players[2] "place:1:1"
-    choose players[2] "place:3:3"
-    choose players[2] "done"
     expect malt_crates(players[2]) == 3
     expect tile_plays(players[2]) == 1
 }
