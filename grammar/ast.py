@@ -6,6 +6,8 @@ against the JSON Schema (they are large and carry no meaning for validity).
 """
 from __future__ import annotations
 
+import re
+
 from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -374,12 +376,16 @@ class Option(Node):
 
 
 class Choose(Node):
-    """A decision point: the player picks one legal option; ``optional`` adds "skip"."""
+    """A decision point: the player picks one legal option; ``optional`` adds "skip";
+    ``confirm``: a person is asked even when one option is legal; ``repeat choose`` asks again
+    until the player picks the "done" it adds (or nothing else is legal)."""
 
     kind: Literal["choose"]
     player: Expr
     prompt: Template | None = None
     optional: bool = False
+    confirm: bool = False
+    repeat: bool = False
     options: list[Option]
     otherwise: list[Stmt] | None = None
     meta: Meta = Meta()
@@ -397,6 +403,19 @@ class Turns(Node):
 
     kind: Literal["turns"]
     binding: Binding
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
+class TurnsFrom(Node):
+    """``turns p from a then e until c``: turns whose order the rules compute: p starts as a;
+    after each turn the next player is e (read after the turn), until c holds."""
+
+    kind: Literal["turns_from"]
+    name: str
+    start: Expr
+    then: Expr
+    until: Expr
     body: list[Stmt]
     meta: Meta = Meta()
 
@@ -456,9 +475,13 @@ class Log(Node):
 
 
 class Reveal(Node):
+    """``reveal x [to p] [until changed]``: lasting until ``hide x``, or only for the value x
+    holds now."""
+
     kind: Literal["reveal"]
     target: Expr
     to: Expr | None = None
+    until_changed: bool = False
     meta: Meta = Meta()
 
 
@@ -483,7 +506,7 @@ class Award(Node):
     binding: Binding
     where: Expr | None = None
     keys: list[AnySortKey]
-    ties: Literal["share", "none", "all"]
+    ties: Literal["share", "split", "none", "all"]
     body: list[Stmt]
     meta: Meta = Meta()
 
@@ -502,11 +525,45 @@ class Require(Node):
     meta: Meta = Meta()
 
 
+class MatchArm(Node):
+    """One arm of a `match` statement; no value: `else`."""
+
+    kind: Literal["match_arm"]
+    value: Expr | None = None
+    body: list[Stmt]
+
+
+class MatchStmt(Node):
+    """``match e { v: { ... }  else: { ... } }``: the first arm whose value equals e runs."""
+
+    kind: Literal["match_stmt"]
+    subject: Expr
+    arms: list[MatchArm]
+    meta: Meta = Meta()
+
+
+class Rotate(Node):
+    """``rotate hand among players``: each player's value goes to the next player of the list."""
+
+    kind: Literal["rotate"]
+    name: str
+    among: Expr
+    meta: Meta = Meta()
+
+
+class Cited(Node):
+    """``cite "Section" { ... }``: statements that all encode the cited section."""
+
+    kind: Literal["cited"]
+    body: list[Stmt]
+    meta: Meta = Meta()
+
+
 Stmt = Annotated[
     Union[
         Let, Set, Change, Move, Add, Remove, Shuffle, If, For, Repeat, While, Choose, Simultaneously, Turns,
-        Phase, Step, Rounds, Turn, EndGame, Stop, Pass, Log, Reveal, Hide, Trigger, Award,
-        CallProcedure, Require,
+        TurnsFrom, Phase, Step, Rounds, Turn, EndGame, Stop, Pass, Log, Reveal, Hide, Trigger, Award,
+        CallProcedure, Require, MatchStmt, Rotate, Cited,
     ],
     Field(discriminator="kind"),
 ]
@@ -553,8 +610,11 @@ class FieldDecl(Node):
 
 
 class RecordDecl(Node):
+    """A kind of component; ``show "..."`` is how one reads in lists, labels and holes."""
+
     kind: Literal["record"]
     name: str
+    show: Template | None = None
     fields: list[FieldDecl]
     meta: Meta = Meta()
 
@@ -578,6 +638,30 @@ class TableDecl(Node):
     meta: Meta = Meta()
 
 
+ROW_KEY = "id"  # a table column that names its rows (`cards.guard`); not a field
+
+
+def row_keys(table: TableDecl) -> list[str | None]:
+    """Each row's name: its `id` cell, else its `name` field written as a word (`"gold leaf"` is
+    `gold_leaf`, a second `gin` is `gin_2`); None when the rows have neither."""
+    if ROW_KEY in table.columns:
+        at = table.columns.index(ROW_KEY)
+        return [str(row.values[at]) if row.values[at] is not None else None for row in table.rows]
+    if "name" not in table.columns:
+        return [None] * len(table.rows)
+    at = table.columns.index("name")
+    keys, seen = [], {}
+    for row in table.rows:
+        value = row.values[at]
+        if not isinstance(value, str) or not value.strip():
+            keys.append(None)
+            continue
+        word = re.sub(r"\W+", "_", value.strip().lower()).strip("_") or "row"
+        seen[word] = seen.get(word, 0) + 1
+        keys.append(word if seen[word] == 1 else f"{word}_{seen[word]}")
+    return keys
+
+
 class ConstDecl(Node):
     kind: Literal["const"]
     name: str
@@ -595,6 +679,8 @@ class StateDecl(Node):
     at_least: Expr | None = None
     at_most: Expr | None = None
     stacked: bool = False
+    shown: bool = False   # kept to be shown: listed at the table even when empty or zero
+    sorted: bool = False  # a list shown at the table in order of how its elements read
     meta: Meta = Meta()
 
 

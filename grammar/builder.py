@@ -219,7 +219,7 @@ class _Builder(Transformer_NonRecursive):
     _CITABLE = frozenset({
         "add_stmt", "call_stmt", "change_stmt", "end_stmt", "hide_stmt", "let_stmt", "log_stmt",
         "move_stmt", "remove_stmt", "require_stmt", "reveal_stmt", "set_stmt", "shuffle_stmt",
-        "trigger_stmt",
+        "trigger_stmt", "rotate_stmt",
     })
 
     def _call_userfunc(self, tree, new_children=None):
@@ -307,8 +307,9 @@ class _Builder(Transformer_NonRecursive):
 
     def record_decl(self, c, m):
         meta, rest = _split_meta(c)
-        return _new(A.RecordDecl, kind="record", name=_name(rest[0]),
-                    fields=[f for f in rest[1:] if f is not None], meta=meta,
+        show = make_template(rest[1]) if rest[1] is not None else None
+        return _new(A.RecordDecl, kind="record", name=_name(rest[0]), show=show,
+                    fields=[f for f in rest[2:] if f is not None], meta=meta,
                     span=_span(m))
 
     def field_decl(self, c, m):
@@ -361,6 +362,12 @@ class _Builder(Transformer_NonRecursive):
 
     def stacked_option(self, c, m):
         return ("stacked", True)
+
+    def shown_option(self, c, m):
+        return ("shown", True)
+
+    def sorted_option(self, c, m):
+        return ("sorted", True)
 
     def params(self, c, m):
         return [_name(t) for t in c]
@@ -538,18 +545,27 @@ class _Builder(Transformer_NonRecursive):
     def choose_stmt(self, c, m):
         meta, rest = _split_meta(c)
         player = rest[0]
-        prompt, optional, options, otherwise = None, False, [], None
+        prompt, optional, confirm, options, otherwise = None, False, False, [], None
         for x in rest[1:]:
             if isinstance(x, Token) and x.type == "STRING":
                 prompt = make_template(x)
             elif isinstance(x, Token) and x.type == "OPTIONAL":
                 optional = True
+            elif isinstance(x, Token) and x.type == "CONFIRM":
+                confirm = True
             elif isinstance(x, A.Option):
                 options.append(x)
             elif isinstance(x, tuple) and x and x[0] == "otherwise":
                 otherwise = x[1]
         return _new(A.Choose, kind="choose", player=player, prompt=prompt, optional=optional,
-                    options=options, otherwise=otherwise, meta=meta, span=_span(m))
+                    confirm=confirm, options=options, otherwise=otherwise, meta=meta,
+                    span=_span(m))
+
+    def repeat_choose_stmt(self, c, m):
+        choose = c[0]
+        choose.repeat = True
+        choose.span = _span(m)
+        return choose
 
     def option(self, c, m):
         meta, (name, bindings, where, label, body) = _split_meta(c)
@@ -568,6 +584,11 @@ class _Builder(Transformer_NonRecursive):
     def turns_stmt(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.Turns, kind="turns", binding=rest[0], body=rest[1], meta=meta, span=_span(m))
+
+    def turns_from_stmt(self, c, m):
+        meta, (name, start, then, until, body) = _split_meta(c)
+        return _new(A.TurnsFrom, kind="turns_from", name=_name(name), start=start, then=then,
+                    until=until, body=body, meta=meta, span=_span(m))
 
     def phase_stmt(self, c, m):
         meta, rest = _split_meta(c)
@@ -609,7 +630,8 @@ class _Builder(Transformer_NonRecursive):
         return _new(A.Log, kind="log", message=make_template(c[0]), to=c[1], span=_span(m))
 
     def reveal_stmt(self, c, m):
-        return _new(A.Reveal, kind="reveal", target=c[0], to=c[1], span=_span(m))
+        return _new(A.Reveal, kind="reveal", target=c[0], to=c[1],
+                    until_changed=c[2] is not None, span=_span(m))
 
     def hide_stmt(self, c, m):
         return _new(A.Hide, kind="hide", target=c[0], span=_span(m))
@@ -631,6 +653,24 @@ class _Builder(Transformer_NonRecursive):
 
     def require_stmt(self, c, m):
         return _new(A.Require, kind="require", test=c[0], message=make_template(c[1]), span=_span(m))
+
+    def match_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.MatchStmt, kind="match_stmt", subject=rest[0], arms=rest[1:], meta=meta,
+                    span=_span(m))
+
+    def match_arm(self, c, m):
+        return _new(A.MatchArm, kind="match_arm", value=c[0], body=c[1], span=_span(m))
+
+    def else_arm(self, c, m):
+        return _new(A.MatchArm, kind="match_arm", value=None, body=c[0], span=_span(m))
+
+    def rotate_stmt(self, c, m):
+        return _new(A.Rotate, kind="rotate", name=_name(c[0]), among=c[1], span=_span(m))
+
+    def cited_block(self, c, m):
+        meta, rest = _split_meta(c)
+        return _new(A.Cited, kind="cited", body=rest[0], meta=meta, span=_span(m))
 
     def bindings(self, c, m):
         return _Bindings(c)

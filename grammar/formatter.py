@@ -734,8 +734,9 @@ class _Printer:
 
     def _s_choose(self, s, d):
         prompt = " " + self.template(s.prompt) if s.prompt is not None else ""
-        optional = " optional" if s.optional else ""
-        head = _cat("choose ", self.expr(s.player), prompt + optional + self.meta(s.meta))
+        flags = (" optional" if s.optional else "") + (" confirm" if s.confirm else "")
+        head = _cat("repeat choose " if s.repeat else "choose ", self.expr(s.player),
+                    prompt + flags + self.meta(s.meta))
         inner: Doc = []
         for option in s.options:
             inner.extend(self._option(option, d + 1))
@@ -774,6 +775,25 @@ class _Printer:
                                      " until all passed" + self.meta(s.meta)),
                           s.body, after=_end(s.binding))
 
+    def _s_turns_from(self, s, d):
+        head = _cat(f"turns {s.name} from ", self.expr(s.start), " then ", self.expr(s.then),
+                    " until ", self.expr(s.until), self.meta(s.meta))
+        return self.block(s, d, head, s.body, after=_end(s.until))
+
+    def _s_match_stmt(self, s, d):
+        inner: Doc = []
+        for arm in s.arms:
+            head = _cat(self.expr(arm.value), ":") if arm.value is not None else [_Line("else:")]
+            inner.extend(self.block(arm, d + 1, head, arm.body, after=_end(arm.value)))
+        return self.braced(s, d, _cat("match ", self.expr(s.subject), self.meta(s.meta)), inner,
+                           after=_end(s.subject))
+
+    def _s_rotate(self, s, d):
+        return self.line(s, d, _cat(f"rotate {s.name} among ", self.expr(s.among)))
+
+    def _s_cited(self, s, d):
+        return self.block(s, d, [_Line(self.meta(s.meta).lstrip())], s.body)
+
     def _s_phase(self, s, d):
         when = _cat(" when ", self.expr(s.when)) if s.when else []
         return self.block(s, d, _cat("phase " + s.name, when, self.meta(s.meta)), s.body,
@@ -810,7 +830,8 @@ class _Printer:
 
     def _s_reveal(self, s, d):
         to = _cat(" to ", self.expr(s.to)) if s.to else []
-        return self.line(s, d, _cat("reveal ", self.expr(s.target), to))
+        return self.line(s, d, _cat("reveal ", self.expr(s.target), to,
+                                    " until changed" if s.until_changed else ""))
 
     def _s_hide(self, s, d):
         return self.line(s, d, _cat("hide ", self.expr(s.target)))
@@ -883,7 +904,8 @@ class _Printer:
 
     def _d_record(self, r):
         fields = [f"{f.name}: {self.type(f.type)}" for f in r.fields]
-        return self._listing(r, f"record {r.name}{self.meta(r.meta)}", fields, r.fields, "")
+        show = f" show {_flat(self.expr(r.show))}" if r.show is not None else ""
+        return self._listing(r, f"record {r.name}{show}{self.meta(r.meta)}", fields, r.fields, "")
 
     def _listing(self, node, head: str, items: list[str], nodes, line_end: str) -> Doc:
         """``head { a, b }`` when it was written on one line and fits; else one item a line."""
@@ -896,7 +918,9 @@ class _Printer:
         return self.braced(node, 0, [_Line(head)], inner)
 
     def _d_table(self, t):
-        cells = [list(t.columns)] + [[self._cell(v) for v in row.values] for row in t.rows]
+        cells = [list(t.columns)] + [[self._cell(v, col == A.ROW_KEY)
+                                      for col, v in zip(t.columns, row.values)]
+                                     for row in t.rows]
         widths = [max(len(row[i]) for row in cells) for i in range(len(t.columns))]
         texts = [" | ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
         opener = self._opener(t)
@@ -909,7 +933,10 @@ class _Printer:
         return self.braced(t, 0, [_Line(head)], inner)
 
     @staticmethod
-    def _cell(value) -> str:
+    def _cell(value, word: bool = False) -> str:
+        """A table value; a row's `id` is written as the bare word it is."""
+        if word and isinstance(value, str) and value.isidentifier():
+            return value
         if value is None:
             return "none"
         if isinstance(value, bool):
@@ -933,6 +960,10 @@ class _Printer:
             parts += [" at most ", self.expr(s.at_most)]
         if s.stacked:
             parts.append(" stacked")
+        if s.shown:
+            parts.append(" shown")
+        if s.sorted:
+            parts.append(" sorted")
         return self.line(s, 0, _cat(*parts, self.meta(s.meta)))
 
     def _d_define(self, f):

@@ -139,7 +139,14 @@ class Evaluator:
     def shown(self, value, node) -> str:
         """`show` of a value the rules print, charged per element like any other walk."""
         self.tick(node, elements(value))
-        return show(value)
+        return show(value, describe=self.describe)
+
+    def describe(self, struct: Struct) -> str | None:
+        """How a structure reads, when its record says (`record Lot show "..."`)."""
+        record = self.rules.records.get(struct.record)
+        if record is None or record.show is None:
+            return None
+        return self.render(record.show, dict(struct.fields))
 
     # ----------------------------------------------------------------------------- names
     def ev_name(self, node, env):
@@ -161,6 +168,8 @@ class Evaluator:
             return rules.members[name]
         if name in rules.tables:
             return list(rules.tables[name])
+        if name in rules.enums:  # an enum's name is the list of its members
+            return list(rules.enums[name])
         return self.builtin_value(name, node)
 
     def builtin_value(self, name, node):
@@ -204,6 +213,11 @@ class Evaluator:
             return v
         if isinstance(obj, Sym) and name == "name":
             return obj.name
+        if isinstance(obj, list) and node.obj.kind == "name" and node.obj.id in self.rules.rows:
+            item = self.rules.rows[node.obj.id].get(name)  # `cards.guard`: a row by its name
+            if item is None:
+                raise RuleError("E0311", f"table `{node.obj.id}` has no row `{name}`", node)
+            return item
         if obj is None:
             raise RuleError("E0306", f"cannot read `.{name}` of none", node,
                             "check that the value exists first: `x != none`")
@@ -603,6 +617,16 @@ class Evaluator:
 
     def bi_is_automaton(self, node, *a):
         return self._seat(node, a[0]).automaton is not None
+
+    def bi_join(self, node, *a):
+        xs = _as_list(a[0], node)
+        sep = a[1] if len(a) > 1 else ", "
+        if not isinstance(sep, str):
+            raise RuleError("E0306", f"`join` puts a text between the elements, not "
+                            f"{type_name(sep)}", node)
+        self.tick(node, len(xs))
+        return self.text(sep.join(x if isinstance(x, str) else self.shown(x, node) for x in xs),
+                         node)
 
     def bi_text(self, node, *a):
         return self.text(self.shown(a[0], node), node)

@@ -43,6 +43,19 @@ CONTROL_SIGNALS = (_EndGame, _Stop, _Pass)
 
 RECOMPUTE = object()  # sent back into a decision after the state was changed from outside
 CHOOSER = "\x00chooser"  # in the names of an option's body: who chose it (never a rules name)
+DONE = "done"  # the option `repeat choose` adds: the player has finished
+
+
+def own_copy(value):
+    """A list, map or grid stored in a state variable is the variable's own: setting `xs = ys`
+    copies ys, so later changes to one never show in the other (or in a constant)."""
+    if isinstance(value, (list, dict)):
+        return type(value)(value)
+    if isinstance(value, Grid):
+        copy = Grid(value.rows, value.columns)
+        copy.cells = list(value.cells)
+        return copy
+    return value
 
 
 class _Logged(str):
@@ -83,7 +96,7 @@ def option_token(value, position: int) -> str:
     if isinstance(value, Seat):
         return f"p{value.seat}"
     if isinstance(value, Item):
-        return value.id
+        return value.key or value.id  # a named row reads by its name: copies are alike
     return str(position)
 
 
@@ -110,10 +123,7 @@ class Machine(Evaluator):
             fill = self.eval(decl.initial, env) if decl.initial is not None else None
             return self.new_grid(t, fill, decl)
         if decl.initial is not None:
-            v = self.eval(decl.initial, env)
-            if isinstance(v, (list, dict)):
-                return type(v)(v)  # a copy: every player gets their own
-            return self.clamp(decl, v, env)
+            return own_copy(self.clamp(decl, self.eval(decl.initial, env), env))
         return self.default_for(t, decl)
 
     def clamp(self, decl: A.StateDecl, value, env):
@@ -235,7 +245,7 @@ class Machine(Evaluator):
             if decl is None:
                 raise RuleError("E0311", f"`{name}` is not a variable that can be set", target,
                                 f"declare it with `global {name}: ...` or `let {name} = ...`")
-            value = self.clamp(decl, value, env)
+            value = own_copy(self.clamp(decl, value, env))
             self.storable(value, None, target)
             if not _same(st.globals.get(name), value):
                 st.globals[name] = value
@@ -247,7 +257,7 @@ class Machine(Evaluator):
                 decl = self.rules.player_vars.get(target.name)
                 if decl is None:
                     raise RuleError("E0311", f"players have no variable `{target.name}`", target)
-                value = self.clamp(decl, value, {"me": obj})
+                value = own_copy(self.clamp(decl, value, {"me": obj}))
                 self.storable(value, None, target)
                 if not _same(obj.vars.get(target.name), value):
                     obj.vars[target.name] = value
@@ -278,7 +288,7 @@ class Machine(Evaluator):
                 obj[self.list_pos(obj, idx, target)] = value
             else:
                 raise RuleError("E0306", f"cannot index {type_name(obj)}", target)
-            self.changed(None, None)
+            self.changed(self.key_of(target.obj, env), None)
             return
         raise RuleError("E0306", "only variables, fields and list or grid cells can be set",
                         target)
@@ -314,9 +324,27 @@ class Machine(Evaluator):
     def changed(self, key, decl) -> None:
         st = self.state
         st.clock += 1
-        if key is not None and decl is not None and decl.stacked:
-            st.changed_at[key] = st.clock
+        if key is not None:
+            if decl is not None and decl.stacked:
+                st.changed_at[key] = st.clock
+            if key in st.reveals_until_changed:  # `reveal x until changed`: the value shown is gone
+                st.reveals_until_changed.discard(key)
+                st.reveals.pop(key, None)
         self.dirty = True
+
+    def key_of(self, node, env):
+        """(seat or 0, name) when `node` names a state variable (a zone being changed), else
+        None; never raises (the statement's own evaluation reports any error)."""
+        kind = node.kind
+        if kind == "name" and node.id in self.rules.global_vars and node.id not in env:
+            return (0, node.id)
+        if kind == "field" and node.name in self.rules.player_vars:
+            try:
+                obj = self.unwatched(node.obj, env)
+            except RuleError:
+                return None
+            return (obj.seat, node.name) if isinstance(obj, Seat) else None
+        return None
 
     # ---------------------------------------------------------------------------- moving
     def container(self, node, env):
@@ -356,7 +384,8 @@ class Machine(Evaluator):
                 raise RuleError("E0306", "`move top N` needs a number of 0 or more", s)
             moved = self.take_top(src, n)
         self.put(dst, moved, s.place, s)
-        self.changed(None, None)
+        self.changed(self.key_of(s.source, env), None)
+        self.changed(self.key_of(s.dest, env), None)
 
     def take(self, src, item, node):
         if isinstance(src, tuple):
@@ -413,11 +442,11 @@ class Machine(Evaluator):
     def do_add(self, s, env):
         dst = self.unwatched(s.dest, env, self.container)
         self.put(dst, [self.eval(s.value, env)], s.place, s)
-        self.changed(None, None)
+        self.changed(self.key_of(s.dest, env), None)
 
     def do_remove(self, s, env):
         self.take(self.unwatched(s.source, env, self.container), self.eval(s.value, env), s)
-        self.changed(None, None)
+        self.changed(self.key_of(s.source, env), None)
 
     def do_shuffle(self, s, env):
         target = self.unwatched(s.target, env)
@@ -427,7 +456,7 @@ class Machine(Evaluator):
             self.saw_hidden = True  # the watcher sees the new order: a random draw shown
         self.tick(s, len(target))
         self.state.rng.shuffle(target)
-        self.changed(None, None)
+        self.changed(self.key_of(s.target, env), None)
 
     # --------------------------------------------------------------------------- control
     def do_if(self, s, env):
@@ -488,6 +517,31 @@ class Machine(Evaluator):
     def do_step(self, s, env):
         yield from self.block(s.body, env)
 
+    def do_cited(self, s, env):
+        yield from self.block(s.body, env)
+
+    def do_match_stmt(self, s, env):
+        subject = self.eval(s.subject, env)
+        for arm in s.arms:
+            if arm.value is None or _same(subject, self.eval(arm.value, env)):
+                yield from self.block(arm.body, env)
+                return
+        raise RuleError("E0306", f"no arm of this `match` is for `{show(subject)}`", s,
+                        "add an `else: { }` arm")
+
+    def do_rotate(self, s, env):
+        among = self.eval(s.among, env)
+        if not isinstance(among, list) or not all(isinstance(p, Seat) for p in among):
+            raise RuleError("E0306", "`rotate ... among` needs a list of players", s.among)
+        decl = self.rules.player_vars.get(s.name)
+        if decl is None:
+            raise RuleError("E0311", f"players have no variable `{s.name}`", s)
+        self.tick(s, len(among))
+        values = [p.vars[s.name] for p in among]
+        for p, value in zip(among[1:] + among[:1], values):
+            p.vars[s.name] = value
+            self.changed((p.seat, s.name), decl)
+
     def do_phase(self, s, env):
         if s.when is not None and not truth(self.eval(s.when, env), s.when):
             return
@@ -503,6 +557,7 @@ class Machine(Evaluator):
         p = self.eval(s.player, env)
         previous = st.current
         st.current = p
+        st.turns += 1
         yield from self.block(s.body, env)
         st.current = previous
 
@@ -541,6 +596,7 @@ class Machine(Evaluator):
                         continue
                     self.tick(s)
                     st = self.state
+                    st.turns += 1
                     previous, st.current = st.current, p
                     try:
                         yield from self.bound(env, {s.binding.name: p}, s.body)
@@ -548,6 +604,30 @@ class Machine(Evaluator):
                         passed.add(i)
                     finally:
                         st.current = previous
+        except _Stop:
+            pass
+
+    def do_turns_from(self, s, env):
+        """Turns in an order the rules compute: from `start`, then whoever `then` names after
+        each turn, until `until` holds (looked at before each turn)."""
+        st = self.state
+        p = self.eval(s.start, env)
+        try:
+            while True:
+                self.tick(s)
+                names = {s.name: p}
+                if truth(self.eval(s.until, {**env, **names}), s.until):
+                    break
+                if not isinstance(p, Seat):
+                    raise RuleError("E0306", f"a turn needs a player, not {type_name(p)}",
+                                    s.then if st.turns else s.start)
+                st.turns += 1
+                previous, st.current = st.current, p
+                try:
+                    yield from self.bound(env, names, s.body)
+                finally:
+                    st.current = previous
+                p = self.eval(s.then, {**env, **names})
         except _Stop:
             pass
 
@@ -662,17 +742,22 @@ class Machine(Evaluator):
         if self.watcher is not None and self.hidden_from_watcher(*key) and (
                 seats is None or any(p.seat == self.watcher for p in seats)):
             self.saw_hidden = True  # shown to the audited seat from now on
+        st = self.state
+        if s.until_changed:
+            st.reveals_until_changed.add(key)
         if seats is None:
-            self.state.reveals[key] = "all"
+            st.reveals[key] = "all"
             return
-        cur = self.state.reveals.get(key)
+        cur = st.reveals.get(key)
         if cur != "all":
             cur = set(cur or ())
             cur.update(p.seat for p in seats)
-            self.state.reveals[key] = cur
+            st.reveals[key] = cur
 
     def do_hide(self, s, env):
-        self.state.reveals.pop(self.var_key(s.target, env), None)
+        key = self.var_key(s.target, env)
+        self.state.reveals.pop(key, None)
+        self.state.reveals_until_changed.discard(key)
 
     def do_award(self, s, env):
         amounts = self.eval(s.amounts, env)
@@ -696,6 +781,8 @@ class Machine(Evaluator):
                 share = taken[0] if taken else None
             elif s.ties == "share":
                 share = sum(taken) // len(group) if taken else None
+            elif s.ties == "split":  # the place they tie for, split; the places after it lapse
+                share = taken[0] // len(group) if taken else None
             elif s.ties == "all":
                 share = taken[0] if taken else None
             else:
@@ -753,12 +840,28 @@ class Machine(Evaluator):
         env.pop(first.name, None)
 
     def do_choose(self, s, env):
+        if not s.repeat:
+            yield from self.choose_once(s, env)
+            return
+        try:  # `repeat choose`: until the player is done, or has nothing else to choose
+            while True:
+                self.tick(s)
+                if (yield from self.choose_once(s, env)) is DONE:
+                    return
+        except _Stop:
+            pass
+
+    def choose_once(self, s, env):
         player = self.eval(s.player, env)
         if not isinstance(player, Seat):
             raise RuleError("E0306", f"`choose` needs a player, not {type_name(player)}", s.player)
         while True:
             options = self.options(s, env, player)
+            if s.repeat and options and not any(o.name == DONE for o in s.options):
+                options.append(OptionInstance(DONE, "Done", None, env))
             if not options:
+                if s.repeat:
+                    return DONE
                 if s.otherwise is not None:
                     yield from self.block(s.otherwise, env)
                 return
@@ -773,10 +876,15 @@ class Machine(Evaluator):
         self.state.decisions += 1
         if not isinstance(answer, _Logged):
             self.log_decision(decision, chosen)
+        if chosen.id == DONE and chosen.option is None:
+            return DONE
         if chosen.option is not None:
             names = {b.name: chosen.env[b.name] for b in chosen.option.bindings}
             names[CHOOSER] = player
             yield from self.bound(env, names, chosen.option.body)
+            if chosen.option.name == DONE:  # a `done` of the rules' own ends the loop too
+                return DONE
+        return None
 
     def log_decision(self, decision: Decision, chosen: OptionInstance) -> None:
         who = [decision.player.seat] if decision.secret else None

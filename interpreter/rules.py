@@ -24,6 +24,7 @@ class Rules:
     records: dict[str, A.RecordDecl] = field(default_factory=dict)
     tables: dict[str, list[Item]] = field(default_factory=dict)
     items_by_id: dict[str, Item] = field(default_factory=dict)
+    rows: dict[str, dict[str, Item]] = field(default_factory=dict)  # table -> row key -> item
     consts: list[A.ConstDecl] = field(default_factory=list)
     global_vars: dict[str, A.StateDecl] = field(default_factory=dict)
     player_vars: dict[str, A.StateDecl] = field(default_factory=dict)
@@ -59,6 +60,8 @@ def _item_fields(record: A.RecordDecl | None, columns: list[str], row: A.TableRo
     for col, value in zip(columns, row.values):
         if col == "count":
             count = int(value) if isinstance(value, int) else 1
+            continue
+        if col == A.ROW_KEY:
             continue
         if isinstance(value, str) and value in members and _is_enum_field(record, col):
             value = members[value]
@@ -96,16 +99,23 @@ def compile_rules(program: A.Program, file_of=None, source_text: str = "") -> Ru
         if isinstance(d, A.TableDecl):
             items = []
             record = rules.records.get(d.record)
-            for row in d.rows:
+            rows = rules.rows.setdefault(d.name, {})
+            for row, key in zip(d.rows, A.row_keys(d)):
                 fields, count = _item_fields(record, d.columns, row, rules.members)
                 if len(items) + count > MAX_TABLE_ITEMS:  # `rulebook check` reports it (E0224)
                     raise DiagnosticError([Diagnostic(
                         "E0224", f"table `{d.name}` makes more than {MAX_TABLE_ITEMS:,} "
                         "components", file=rules.file_of(d), **span_fields(d.span))])
-                for _ in range(count):
-                    item = Item(f"{d.name}#{len(items) + 1}", d.name, d.record, dict(fields))
+                for k in range(count):
+                    if key is None:
+                        item_id = f"{d.name}#{len(items) + 1}"
+                    else:
+                        item_id = f"{d.name}.{key}" + (f"#{k + 1}" if count > 1 else "")
+                    item = Item(item_id, d.name, d.record, dict(fields), key)
                     items.append(item)
                     rules.items_by_id[item.id] = item
+                    if key is not None:
+                        rows.setdefault(key, item)
             rules.tables[d.name] = items
         elif isinstance(d, A.ConstDecl):
             rules.consts.append(d)
@@ -133,6 +143,7 @@ def compile_rules(program: A.Program, file_of=None, source_text: str = "") -> Ru
             rules.scoring = d
         elif isinstance(d, A.WinnerDecl):
             rules.winner = d
+    _write_item_texts(rules)
     rules.declaration_prints = declaration_prints(program)
     whole = json.dumps(rules.declaration_prints, sort_keys=True).encode("utf-8")
     rules.fingerprint = hashlib.sha256(whole).hexdigest()[:16]
@@ -159,3 +170,25 @@ def declaration_prints(program: A.Program) -> dict[str, str]:
             key, n = f"{label} #{n}", n + 1
         out[key] = digest(d)
     return out
+
+
+def _write_item_texts(rules: Rules) -> None:
+    """How each component reads, for records that say (`record Card show "..."`): components
+    never change, so their text is written once, from their fields."""
+    shown = {name: r.show for name, r in rules.records.items() if r.show is not None}
+    if not shown:
+        return
+    from .errors import RuleError, to_diagnostic
+    from .evaluator import Evaluator
+    from .rng import Rng
+    from .state import GameState, Limits
+
+    reader = Evaluator(rules, GameState(seats=[], rng=Rng(0)), Limits())
+    for items in rules.tables.values():
+        for item in items:
+            template = shown.get(item.record)
+            if template is not None:
+                try:
+                    item.text = reader.render(template, dict(item.fields))
+                except RuleError as e:
+                    raise DiagnosticError([to_diagnostic(e, rules.file_of)])

@@ -40,6 +40,8 @@ class GameState:
     clock: int = 0                                          # advances on every change
     changed_at: dict = field(default_factory=dict)          # (seat or 0, var) -> clock
     reveals: dict = field(default_factory=dict)             # (seat or 0, var) -> "all" | set
+    reveals_until_changed: set = field(default_factory=set)  # reveals that end with the value
+    turns: int = 0                                          # turns played (of any turn loop)
     reaction_flags: dict = field(default_factory=dict)
     decisions: int = 0
     struct_ids: int = 0

@@ -18,12 +18,16 @@ class Sym:
 
 
 class Item:
-    """A component from a catalogue table. Read-only; identity matters (it is one card)."""
+    """A component from a catalogue table. Read-only; identity matters (it is one card).
 
-    __slots__ = ("id", "table", "record", "fields")
+    ``key`` names its row (`guard` for `cards.guard`; copies of a row share it), ``text`` is how
+    it reads when its record says (`record Card show "..."`)."""
 
-    def __init__(self, id: str, table: str, record: str, fields: dict):
+    __slots__ = ("id", "table", "record", "fields", "key", "text")
+
+    def __init__(self, id: str, table: str, record: str, fields: dict, key: str | None = None):
         self.id, self.table, self.record, self.fields = id, table, record, fields
+        self.key, self.text = key, None
 
     def __repr__(self):
         return self.id
@@ -102,8 +106,9 @@ def elements(v) -> int:
     return 1
 
 
-def show(v, depth: int = 0) -> str:
-    """How a value reads in labels and log lines."""
+def show(v, depth: int = 0, describe=None) -> str:
+    """How a value reads in labels and log lines (`describe` reads a structure whose record
+    says how it is shown)."""
     if v is None:
         return "none"
     if isinstance(v, bool):
@@ -111,6 +116,8 @@ def show(v, depth: int = 0) -> str:
     if isinstance(v, Sym):
         return v.label or v.name
     if isinstance(v, Item):
+        if v.text is not None:
+            return v.text
         name = v.fields.get("name") or v.fields.get("label")
         return str(name) if name is not None else v.id
     if isinstance(v, Seat):
@@ -118,12 +125,13 @@ def show(v, depth: int = 0) -> str:
     if isinstance(v, (list, dict)) and depth >= MAX_SHOWN_DEPTH:
         return "..."
     if isinstance(v, list):
-        return "[" + ", ".join(show(x, depth + 1) for x in v) + "]"
+        return "[" + ", ".join(show(x, depth + 1, describe) for x in v) + "]"
     if isinstance(v, dict):
-        return "{" + ", ".join(f"{show(k, depth + 1)}: {show(x, depth + 1)}"
+        return "{" + ", ".join(f"{show(k, depth + 1, describe)}: {show(x, depth + 1, describe)}"
                                for k, x in v.items()) + "}"
     if isinstance(v, Struct):
-        return v.record
+        text = describe(v) if describe is not None else None
+        return text if text is not None else v.record
     return str(v)
 
 

@@ -308,13 +308,13 @@ scenario "pads: 1 to 4 covered cells, active symbols" {
 scenario "Steve: already studying, then the cheapest Patent" {
     players 1
     choose players[1] "arrange:1:1:1:no:1:1"
-    choose players[1] "place_marker:technologies#6"
+    choose players[1] "place_marker:4g"
     choose players[1] "keep_the_rest"
     expect markers_on(players[2], technologies[3]) == 3
     expect not has(players[2], technologies[3])
     choose players[1] "arrange:1:1:1:no:1:1"
-    choose players[1] "place_marker:technologies#6"
-    choose players[1] "place_marker:technologies#6"
+    choose players[1] "place_marker:4g"
+    choose players[1] "place_marker:4g"
     expect has(players[2], technologies[3])
     expect technologies[3] in players[2].patents
     expect markers_on(players[2], technologies[2]) == 2

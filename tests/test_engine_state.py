@@ -31,12 +31,13 @@ table cards of Card {
     "A"  | 1     | 2
     "B"  | 2     | 1
 }
+global box: list of Card = cards
 global deck: deck of Card secret
 global row: list of Card
 global board: grid 2 by 2 of Card?
 global discard: list of Card
 setup {
-    move all from cards to deck
+    move all from box to deck
     move top 2 from deck to row
     move top 1 from deck to board[1, 2]
     move board[1, 2] from board[1, 2] to discard at top
@@ -44,9 +45,9 @@ setup {
 }
 """, players=1)
     gl = g.state.globals
-    assert [c.id for c in gl["deck"]] == []
-    assert [c.id for c in gl["row"]] == ["cards#2"]
-    assert [c.id for c in gl["discard"]] == ["cards#1", "cards#3"]
+    assert [c.id for c in gl["deck"]] == [] and gl["box"] == []
+    assert [c.id for c in gl["row"]] == ["cards.a#2"]
+    assert [c.id for c in gl["discard"]] == ["cards.a#1", "cards.b"]
     assert gl["board"].cells == [None] * 4
 
 

@@ -22,6 +22,7 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int | None]] = {
     "largest_group": (1, 1),
     "is_automaton": (1, 1),
     "text": (1, 1),
+    "join": (1, 2),
     "keys": (1, 1),
     "values": (1, 1),
     # As calls: max(a, b, ...) or max(xs); sum(xs).

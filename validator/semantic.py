@@ -39,10 +39,15 @@ CODES = {
     "E0222": "a scenario's player count that the game does not allow",
     "E0223": "a player count the engine cannot seat",
     "E0225": "a scenario's seeds that cannot be run",
+    "E0226": "`reveal` or `hide` of something that is not a state variable",
+    "E0227": "table rows named twice, or by something that is not a word",
     "E0224": "a table of more components than a list can hold",
     "W0201": "state that is never read",
 }
 
+# Words the lexer reads as the language's own wherever an expression may start.
+RESERVED_WORDS = frozenset({"count", "any", "all", "first", "filter", "sum", "max", "min", "sort",
+                            "match", "new", "map", "not", "true", "false", "none", "if"})
 MAX_PLAYERS = 100          # seats in one game
 MAX_SCENARIO_SEEDS = 1_000  # runs of one scenario with `seeds`
 MAX_TABLE_ITEMS = 100_000  # components of one table (a list's limit, interpreter Limits)
@@ -248,6 +253,8 @@ class _Checker:
                                 related=[self._related(first)])
                 continue
             name = getattr(d, "name", None)
+            if kind in ("const", "state", "table", "define"):
+                self._word_free(name, d)
             if kind == "enum":
                 if name in PRIMITIVE_TYPES:
                     self.report("E0208", f"`{name}` is a built-in type", d, hint="rename the enum")
@@ -299,11 +306,19 @@ class _Checker:
                 if kind == "modifier":
                     self._params(d.params, d)
 
+    def _word_free(self, name: str, node) -> None:
+        """A name the language reads as one of its words (`first(...)`, `sum(...)`) cannot name
+        a value: every use of it would be misread, far from here."""
+        if name in RESERVED_WORDS:
+            self.report("E0208", f"`{name}` is a word of the language and cannot name a value",
+                        node, hint=f"choose another name, such as `the_{name}` or `{name}_one`")
+
     def _params(self, params: list[str], node) -> None:
         seen = set()
         for p in params:
             if p in seen:
                 self.report("E0208", f"parameter `{p}` is listed twice", node)
+            self._word_free(p, node)
             seen.add(p)
 
     # ------------------------------------------------------------------------ types
@@ -341,6 +356,10 @@ class _Checker:
             fields[f.name] = self.resolve_type(f.type)
         self.fields[d.name] = fields
 
+    def decl_record(self, d):
+        if d.show is not None:  # how a component reads: its fields are the names it sees
+            self.expr(d.show, dict(self.fields.get(d.name, {})))
+
     # ------------------------------------------------------------------- declarations
     def _header(self, header) -> None:
         low = getattr(header, "min_players", None)
@@ -355,9 +374,6 @@ class _Checker:
     def decl_enum(self, d):
         pass  # members are claimed as names by _collect
 
-    def decl_record(self, d):
-        pass  # checked by _record before anything uses the fields
-
     def decl_table(self, d: A.TableDecl) -> None:
         fields = self.fields.get(d.record)
         if fields is None:
@@ -370,13 +386,25 @@ class _Checker:
                 self.report("E0208", f"column `{col}` appears twice in table `{d.name}`", d)
             if col == "count":
                 columns.append((col, INT))
+            elif col == A.ROW_KEY:
+                columns.append((col, None))
             elif col in fields:
                 columns.append((col, fields[col]))
             else:
                 self.report("E0213", f"`{col}` is not a field of `{d.record}`", d,
-                            hint=did_you_mean(col, [*fields, "count"]) or
+                            hint=did_you_mean(col, [*fields, "count", A.ROW_KEY]) or
                             f"fields of {d.record}: {', '.join(fields) or 'none'}")
                 columns.append((col, None))
+        keys = [k for k in A.row_keys(d) if k is not None]
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        if twice:
+            self.report("E0227", f"table `{d.name}` names two rows `{twice[0]}`", d,
+                        hint="give each row its own `id`")
+        bad = [k for k in keys if A.ROW_KEY in d.columns and not k.isidentifier()]
+        if bad:
+            self.report("E0227", f"`{bad[0]}` cannot name a row of `{d.name}`: an `id` is a "
+                        "word (letters, digits and `_`)", d, hint="write `gold_leaf`, not "
+                        '"gold leaf"')
         total = 0
         for row in d.rows:
             for (col, ty), value in zip(columns, row.values):
@@ -428,6 +456,9 @@ class _Checker:
         for bound in (d.at_least, d.at_most):
             if bound is not None:
                 self.want(bound, self.expr(bound, env), INT, "a bound (`at least`/`at most`)")
+        if d.sorted and declared.known and declared.kind != "list":
+            self.report("E0210", f"`sorted` shows a list in order, but `{d.name}` is {_a(declared)}",
+                        d, hint="remove `sorted`")
 
     def decl_define(self, d):
         if self.defines.get(d.name) is d:
@@ -501,6 +532,7 @@ class _Checker:
         for item in sc.items:
             kind = item.kind
             if kind == "sc_let":
+                self._word_free(item.name, item)
                 env[item.name] = self.expr(item.value, env)
             elif kind == "sc_given":
                 self.block(item.body, env, _Context())
@@ -558,6 +590,7 @@ class _Checker:
         env = dict(env)
         for s in stmts:
             if s.kind == "let":
+                self._word_free(s.name, s)
                 env[s.name] = self.expr(s.value, env)
             else:
                 getattr(self, "stmt_" + s.kind)(s, env, ctx)
@@ -577,6 +610,7 @@ class _Checker:
             t = self.expr(s.item, env)
             if s.what == "top":
                 self.want(s.item, t, INT, "`move top`")
+        self._zone(s.source, env, "moved from")
         self.place(s.source, self.expr(s.source, env), "`move ... from`")
         self.place(s.dest, self.target(s.dest, env), "`move ... to`")
 
@@ -589,7 +623,18 @@ class _Checker:
 
     def stmt_remove(self, s, env, ctx):
         self.expr(s.value, env)
+        self._zone(s.source, env, "removed from")
         self.collection(s.source, self.expr(s.source, env), "`remove ... from`")
+
+    def _zone(self, node, env, what: str) -> None:
+        """A table or a constant is what the box holds, not a place: taking from it would
+        leave the component in both places."""
+        if node.kind == "name" and node.id not in env and node.id not in self.globals and (
+                node.id in self.tables or node.id in self.consts):
+            kind = "a table" if node.id in self.tables else "a constant"
+            self.report("E0218", f"`{node.id}` is {kind}, which cannot be {what}", node,
+                        hint=f"declare a zone that starts with it: `global pile: list of ... = "
+                             f"{node.id}`, and move from the zone")
 
     def stmt_shuffle(self, s, env, ctx):
         self.collection(s.target, self.target(s.target, env), "`shuffle`")
@@ -640,6 +685,33 @@ class _Checker:
     def stmt_turns(self, s, env, ctx):
         self.block(s.body, self.bind(s.binding, env), _Context(True, True, ctx.reusable))
 
+    def stmt_turns_from(self, s, env, ctx):
+        self.want(s.start, self.expr(s.start, env), PLAYER, "`turns ... from`")
+        inner = {**env, s.name: PLAYER}
+        self.want(s.then, self.expr(s.then, inner), PLAYER, "`turns ... then`")
+        self.condition(s.until, inner, "`turns ... until`")
+        self.block(s.body, inner, _Context(True, True, ctx.reusable))
+
+    def stmt_match_stmt(self, s, env, ctx):
+        subject = self.expr(s.subject, env)
+        for arm in s.arms:
+            if arm.value is not None:
+                value = self.expr(arm.value, env)
+                if not same_shape(subject, value):
+                    self.report("E0212", f"{_a(value)} never equals the {subject} matched",
+                                arm.value, hint=_compare_hint(subject, value))
+            self.block(arm.body, env, ctx)
+
+    def stmt_rotate(self, s, env, ctx):
+        if s.name not in self.player_vars:
+            self.report("E0206", f"players have no variable `{s.name}`", s,
+                        hint=did_you_mean(s.name, self.player_vars) or
+                        f"declare it with `player {s.name}: ...`")
+        self._audience(s.among, env)
+
+    def stmt_cited(self, s, env, ctx):
+        self.block(s.body, env, ctx)
+
     def stmt_phase(self, s, env, ctx):
         if s.when is not None:
             self.condition(s.when, env, "`phase ... when`")
@@ -688,11 +760,23 @@ class _Checker:
 
     def stmt_reveal(self, s, env, ctx):
         self.expr(s.target, env)
+        self._state_variable(s.target, env, "`reveal`")
         if s.to is not None:
             self._audience(s.to, env)
 
+    def _state_variable(self, target, env, what: str) -> None:
+        """Visibility belongs to state variables (`x`, `p.x`), not to a part of one."""
+        if target.kind == "name" and (target.id in self.globals or target.id in env):
+            return
+        if target.kind == "field" and target.name in self.player_vars:
+            return
+        self.report("E0226", f"{what} shows or hides a state variable such as `x` or `p.x`, "
+                    "not a part of one", target,
+                    hint="keep the part in a variable of its own (a zone), and reveal that")
+
     def stmt_hide(self, s, env, ctx):
         self.expr(s.target, env)
+        self._state_variable(s.target, env, "`hide`")
 
     def stmt_trigger(self, s, env, ctx):
         for a in s.args:
@@ -757,6 +841,7 @@ class _Checker:
     def bind(self, b: A.Binding, env: dict[str, Ty]) -> dict[str, Ty]:
         source = self.expr(b.source, env)
         self.collection(b.source, source, f"`{b.name} in ...`")
+        self._word_free(b.name, b)
         return {**env, b.name: elem_of(source)}
 
     def keys(self, keys, env) -> None:
@@ -820,6 +905,8 @@ class _Checker:
             return Ty("enum", self.members[name])
         if name in self.tables:
             return list_of(Ty("record", self.tables[name].record))
+        if name in self.enums:  # an enum's name is the list of its members
+            return list_of(Ty("enum", name))
         if name in BUILTIN_VALUE_TYPES:
             return BUILTIN_VALUE_TYPES[name]
         self.report("E0201", f"unknown name `{name}`", e, hint=self._name_hint(name, env))
@@ -842,7 +929,22 @@ class _Checker:
             "declare it with `let`, `const`, `global` or `player`"
 
     def ex_field(self, e, env):
+        if e.obj.kind == "name" and e.obj.id in self.tables and e.obj.id not in env \
+                and e.obj.id not in self.globals:
+            return self._row(e)
         return self._field(e, self.expr(e.obj, env), write=False)
+
+    def _row(self, e: A.FieldAccess) -> Ty:
+        """`cards.guard`: the component of a table's row named `guard`."""
+        table = self.tables[e.obj.id]
+        keys = [k for k in A.row_keys(table) if k is not None]
+        if e.name not in keys:
+            self.report("E0206", f"table `{table.name}` has no row `{e.name}`", e,
+                        hint=did_you_mean(e.name, keys) or
+                        ("rows are named by an `id` column, or by their `name`" if not keys else
+                         f"rows of {table.name}: {', '.join(keys[:12])}"))
+            return UNKNOWN
+        return Ty("record", table.record)
 
     def _field(self, e: A.FieldAccess, obj: Ty, write: bool) -> Ty:
         name = e.name
@@ -943,9 +1045,11 @@ class _Checker:
         elif name in INT_ARGUMENTS:
             for node, t in zip(e.args, args):
                 self.want(node, t, INT, f"`{name}`")
-        elif name in ("top", "last", "shuffled", "index_of", "sum", "largest_group") or (
+        elif name in ("top", "last", "shuffled", "index_of", "sum", "largest_group", "join") or (
                 name == "size" and args[0].kind != "text"):
             self.collection(e.args[0], args[0], f"`{name}`")
+        if name == "join" and len(args) > 1:
+            self.want(e.args[1], args[1], TEXT, "`join`'s separator")
         first = args[0] if args else UNKNOWN
         if name in ("top", "last"):
             return elem_of(first).maybe()
@@ -959,7 +1063,7 @@ class _Checker:
             return list_of(PLAYER)
         if name == "is_automaton":
             return BOOL
-        if name == "text":
+        if name in ("text", "join"):
             return TEXT
         if name == "keys":
             return list_of(UNKNOWN)
@@ -1121,10 +1225,12 @@ class _Checker:
     def _unread_state(self) -> None:
         for scope, table in (("global", self.globals), ("player", self.player_vars)):
             for name, decl in table.items():
-                if (scope, name) not in self.reads:
+                if (scope, name) not in self.reads and not decl.shown:
                     how = f"`{name}`" if scope == "global" else f"`p.{name}`"
                     self.report("W0201", f"state {how} is never read", decl, severity="warning",
-                                hint="use it in a rule, a condition or `winner`, or remove it")
+                                hint="use it in a rule, a condition or `winner`; mark it "
+                                     "`shown` if it is kept only for the players to see; or "
+                                     "remove it")
 
 
 def _a(t: Ty) -> str:

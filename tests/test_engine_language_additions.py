@@ -1,0 +1,261 @@
+"""Constructs designers asked for: match, rotate, a cite over a block, turns the rules hand on,
+repeated choices, reveals of a value, split ties, named table rows, how a component reads, enum
+lists, join, state that owns its lists, and the checks that go with them."""
+from __future__ import annotations
+
+from engine_helpers import game_of, header
+from rulebook.grammar.parser import parse_text
+from rulebook.interpreter.view import view
+from rulebook.validator.semantic import check_program
+
+
+def problems(text: str) -> list[tuple[str, int]]:
+    return [(d.code, d.line) for d in check_program(parse_text(text, "t"), lambda n: "t")
+            if d.is_error]
+
+
+def test_match_statement_runs_the_first_arm_that_fits():
+    g = game_of(header("1") + """
+global said: list of text
+play {
+    for n in [1, 2, 7] {
+        match n {
+            1: { add "one" to said }
+            2: { add "two" to said }
+            else: { add "many" to said }
+        }
+    }
+}
+""", players=1)
+    assert g.state.globals["said"] == ["one", "two", "many"]
+
+
+def test_rotate_passes_each_hand_to_the_next_player():
+    g = game_of(header("3") + """
+player hand: list of int
+setup {
+    for p in players {
+        set p.hand = [seat(p)]
+    }
+    rotate hand among players
+}
+""", players=3)
+    assert [s.vars["hand"] for s in g.state.seats] == [[3], [1], [2]]
+
+
+def test_a_cite_over_a_block_runs_the_block():
+    g = game_of(header("1") + """
+global n: int
+setup {
+    cite "Setup 1" cite "Setup 2" {
+        increase n by 2
+    }
+}
+""", players=1)
+    assert g.state.globals["n"] == 2
+    (block,) = parse_text(header("1") + 'setup {\n    cite "A" {\n        log "x"\n    }\n}\n'
+                          ).declarations[0].body
+    assert block.kind == "cited" and block.meta.cite == ["A"]
+
+
+NO_THANKS = header("3") + """
+global card: int = 5
+global took: bool = false
+player taken: list of int
+player chips: int = 2
+play {
+    turns p from players[1] then (if took then p else next(p)) until card == 0 {
+        choose p "Take it or pay" {
+            option take {
+                add card to p.taken
+                decrease card by 1
+                set took = true
+            }
+            option pay where p.chips > 0 {
+                decrease p.chips by 1
+                set took = false
+            }
+        }
+    }
+}
+"""
+
+
+def test_turns_from_hand_the_turn_to_whoever_the_rules_say():
+    g = game_of(NO_THANKS, players=3)
+    g.apply("pay", 1)
+    assert g.pending_seat() == 2 and g.state.turns == 2
+    g.apply("take", 2)
+    assert g.pending_seat() == 2  # whoever took the card goes next
+    g.apply("pay", 2)
+    assert g.pending_seat() == 3
+    assert view(g, 3)["current_player"] == 3
+
+
+def test_repeat_choose_asks_until_done():
+    g = game_of(header("1") + """
+player placed: list of int
+play {
+    repeat choose players[1] "Place a worker" {
+        option place for n in 1..3 where n not in players[1].placed {
+            add n to players[1].placed
+        }
+    }
+}
+""", players=1)
+    assert [o for o, _ in g.legal_options()] == ["place:1", "place:2", "place:3", "done"]
+    g.apply("place:2")
+    assert [o for o, _ in g.legal_options()] == ["place:1", "place:3", "done"]
+    g.apply("place:1")
+    g.apply("done")
+    assert g.over and g.state.seats[0].vars["placed"] == [2, 1]
+
+
+def test_repeat_choose_ends_when_nothing_else_is_legal():
+    g = game_of(header("1") + """
+player placed: int
+play {
+    repeat choose players[1] "Place" {
+        option place where players[1].placed < 2 { increase players[1].placed by 1 }
+    }
+}
+""", players=1)
+    g.apply("place")
+    g.apply("place")
+    assert g.over
+
+
+def test_reveal_until_changed_shows_only_the_value_of_now():
+    g = game_of(header("2") + """
+player pick: int owner
+play {
+    rounds 2 {
+        simultaneously for p in players {
+            choose p "Pick" {
+                option pick for n in 1..3 { set p.pick = n }
+            }
+        }
+        for p in players {
+            reveal p.pick until changed
+        }
+    }
+}
+""", players=2)
+    g.apply("pick:3", 1)
+    g.apply("pick:2", 2)
+    assert view(g, 2)["players"][0]["vars"]["pick"] == 3  # revealed with the round's picks
+    g.apply("pick:1", 1)
+    g.apply("pick:1", 2)
+    assert g.over
+    assert view(g, 2)["players"][0]["vars"]["pick"] == 1
+    g2 = game_of(header("2") + """
+player pick: int owner
+play {
+    set players[1].pick = 2
+    reveal players[1].pick until changed
+    set players[1].pick = 3
+    choose players[2] "Look" { option look { } }
+}
+""", players=2)
+    assert view(g2, 2)["players"][0]["vars"]["pick"] == {"hidden": True}
+
+
+def test_ties_split_share_the_place_and_void_the_next():
+    g = game_of(header("3") + """
+player maki: int
+player points: int
+setup {
+    set players[1].maki = 3
+    set players[2].maki = 3
+    set players[3].maki = 1
+    award [6, 3] among p in players by p.maki descending ties split {
+        increase p.points by amount
+    }
+}
+""", players=3)
+    assert [s.vars["points"] for s in g.state.seats] == [3, 3, 0]
+
+
+ROLES = header("2") + """
+record Role show "{text} ({value})" {
+    value: int
+    text: text
+}
+table roles of Role {
+    id       | value | text       | count
+    guard    | 1     | "Guard"    | 2
+    princess | 8     | "Princess" | 1
+}
+global deck: list of Role = roles
+player hand: list of Role
+setup {
+    move roles.princess from deck to players[1].hand
+}
+play {
+    choose players[1] "Play a card" {
+        option play for c in players[1].hand + deck { log "played {c}" }
+    }
+}
+"""
+
+
+def test_named_rows_read_by_name_in_expressions_and_option_ids():
+    g = game_of(ROLES)
+    assert [o for o, _ in g.legal_options()] == ["play:princess", "play:guard", "play:guard~2"]
+    assert [label for _, label in g.legal_options()][0] == "play Princess (8)"
+    assert g.rules.rows["roles"]["guard"].id == "roles.guard#1"
+    g.apply("play:princess")
+    assert "played Princess (8)" in g.state.log[-2]["text"]
+
+
+def test_a_table_is_not_a_zone_and_row_names_are_checked():
+    assert problems(ROLES.replace("from deck to", "from roles to")) == [("E0218", 17)]
+    assert problems(ROLES.replace("roles.princess", "roles.queen"))[0][0] == "E0206"
+    twice = ROLES.replace("    princess | 8", "    guard    | 8")
+    assert ("E0227", 9) in problems(twice)
+
+
+def test_an_enum_name_is_the_list_of_its_members_and_join_reads_a_list():
+    g = game_of(header("1") + """
+enum Color { red "Red", green "Green" }
+global all_colors: text
+setup {
+    set all_colors = join([c for c in Color], " and ")
+}
+""", players=1)
+    assert g.state.globals["all_colors"] == "Red and Green"
+
+
+def test_setting_a_list_copies_it():
+    g = game_of(header("1") + """
+const every = [1, 2, 3]
+global xs: list of int
+global ys: list of int
+setup {
+    set xs = every
+    remove 2 from xs
+    set ys = xs
+    add 9 to ys
+}
+""", players=1)
+    assert g.state.consts["every"] == [1, 2, 3]
+    assert g.state.globals["xs"] == [1, 3] and g.state.globals["ys"] == [1, 3, 9]
+
+
+def test_words_of_the_language_cannot_name_values():
+    assert problems(header() + "const first = 1\n") == [("E0208", 4)]
+    assert problems(header() + "play {\n    let count = 2\n}\n") == [("E0208", 5)]
+    assert problems(header() + "define f(all) = 1\n") == [("E0208", 4)]
+
+
+def test_reveal_of_part_of_a_variable_is_refused_by_check():
+    assert problems(header() + "player hand: list of int\nplay {\n    reveal players[1].hand[1]\n}\n"
+                    ) == [("E0226", 6)]
+
+
+def test_state_kept_to_be_shown_is_not_reported_unread():
+    text = header() + "player score: int shown\nplay {\n    increase players[1].score by 1\n}\n"
+    warnings = [d.code for d in check_program(parse_text(text, "t"), lambda n: "t")]
+    assert "W0201" not in warnings
+    assert "W0201" in [d.code for d in check_program(
+        parse_text(text.replace(" shown", ""), "t"), lambda n: "t")]
