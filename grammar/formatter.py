@@ -47,7 +47,7 @@ _MARK = re.compile("([\x00\x02])(\\d+)\x01")
 
 
 # One-line statements that may end with `cite "..."`.
-_CITABLE_LINES = frozenset(['add', 'change', 'do', 'end_game', 'hide', 'let', 'log', 'move', 'remove', 'require', 'reveal', 'set', 'shuffle', 'trigger'])
+_CITABLE_LINES = frozenset(['add', 'change', 'do', 'end_game', 'hide', 'let', 'log', 'move', 'remove', 'require', 'reveal', 'set', 'shuffle', 'trigger', 'rotate'])
 
 
 def _brk(level: int) -> str:
@@ -466,7 +466,11 @@ class _Printer:
         return _cat(e.func + "(", self._exprs(e.args), ")")
 
     def _exprs(self, exprs) -> Doc:
-        return _join([self.expr(x) for x in exprs])
+        """Values separated by commas, with a place to break after each comma."""
+        if len(exprs) < 2:
+            return _join([self.expr(x) for x in exprs])
+        return self._nested(lambda group: _join([self.expr(x) for x in exprs],
+                                                "," + _brk(group)))
 
     def _e_unary(self, e):
         if e.op == "not":
@@ -525,7 +529,7 @@ class _Printer:
         return _cat(f"{b.name} in ", self.expr(b.source))
 
     def _where(self, where) -> Doc:
-        return _cat(" where ", self.expr(where)) if where is not None else []
+        return _cat(_brk(self._group) + "where ", self.expr(where)) if where is not None else []
 
     def keys(self, keys) -> Doc:
         docs = []
@@ -534,25 +538,31 @@ class _Printer:
                 docs.append([_Line("random")])
             else:
                 docs.append(_cat(self.expr(k.expr), " descending" if k.descending else ""))
-        return _join(docs)
+        if len(docs) < 2:
+            return _join(docs)
+        return self._nested(lambda group: _join(docs, "," + _brk(group)))
 
     def _e_list(self, e):
         return self._container("[", [self.expr(x) for x in e.items], e.items, "]", e,
                                self._many(e, e.items))
 
     def _e_list_comp(self, e):
-        return _cat("[", self.expr(e.element), " for ", self.binding(e.binding),
-                    self._where(e.where), "]")
+        return self._nested(lambda group: _cat(
+            "[", self.expr(e.element), _brk(group) + "for ", self.binding(e.binding),
+            self._where(e.where), "]"))
 
     def _e_aggregate(self, e):
-        return _cat(e.func + "(", self.expr(e.element), " for ", self.binding(e.binding),
-                    self._where(e.where), ")")
+        return self._nested(lambda group: _cat(
+            e.func + "(", self.expr(e.element), _brk(group) + "for ", self.binding(e.binding),
+            self._where(e.where), ")"))
 
     def _e_quantifier(self, e):
-        return _cat(e.func + "(", self.binding(e.binding), self._where(e.where), ")")
+        return self._nested(lambda group: _cat(e.func + "(", self.binding(e.binding),
+                                               self._where(e.where), ")"))
 
     def _e_sort(self, e):
-        return _cat("sort(", self.binding(e.binding), " by ", self.keys(e.keys), ")")
+        return self._nested(lambda group: _cat("sort(", self.binding(e.binding),
+                                               _brk(group) + "by ", self.keys(e.keys), ")"))
 
     def _e_match(self, e):
         cases = []
@@ -580,7 +590,10 @@ class _Printer:
             return [_Line(open_ + close)]
         if not many:
             pad = " " if brace else ""
-            return _cat(open_ + pad, _join(docs), pad + close)
+            if len(docs) < 2:
+                return _cat(open_ + pad, _join(docs), pad + close)
+            return self._nested(lambda group: _cat(open_ + pad, _join(docs, "," + _brk(group)),
+                                                   pad + close))
         out = [_Line(open_, first=node.span.line, last=node.span.line, opens=True)]
         for i, (doc, item) in enumerate(zip(docs, nodes)):
             doc = _anchor(_cat(doc, "," if i < len(docs) - 1 else ""), item, False)
