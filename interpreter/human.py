@@ -17,6 +17,8 @@ COMMANDS = {"u": "!undo", "s": "!save", "q": "!quit"}
 def _value(v) -> str:
     if isinstance(v, dict) and v.get("hidden"):
         return f"(hidden, {v['size']})" if "size" in v else "(hidden)"
+    if isinstance(v, dict) and "text" in v:
+        return str(v["text"])  # how the record says a component or structure reads
     if isinstance(v, dict) and "item" in v:
         # a component reads by its name; `v` at the prompt shows every printed field
         name = v.get("name") or v.get("label")
@@ -32,11 +34,15 @@ def _value(v) -> str:
         inner = ", ".join(f"{k}: {_value(x)}" for k, x in v.items() if k != "record")
         return f"{v['record']}({inner})"
     if isinstance(v, list):
-        if v and isinstance(v[0], list):
+        if v and isinstance(v[0], list):  # a grid: each column as wide as its widest cell
             rows = [[_value(c) for c in row] for row in v]
-            width = max((len(c) for row in rows for c in row), default=1)
-            return "".join(f"\n      row {i}: " + " | ".join(c.ljust(width) for c in row)
-                           for i, row in enumerate(rows, 1))
+            widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
+            if sum(widths) + 3 * len(widths) + 14 <= 100:
+                return "".join(f"\n      row {i}: " + " | ".join(
+                    c.ljust(w) for c, w in zip(row, widths)).rstrip()
+                    for i, row in enumerate(rows, 1))
+            return "".join(f"\n      row {i}, column {k}: {c}"  # too wide: a cell a line
+                           for i, row in enumerate(rows, 1) for k, c in enumerate(row, 1))
         return "[" + "; ".join(_value(x) for x in v) + "]"
     if v is None:
         return "-"
@@ -45,38 +51,82 @@ def _value(v) -> str:
     return str(v)
 
 
+def _listed(name: str, v, view: dict) -> bool:
+    """The table lists a value while it holds something, or always when marked `shown`:
+    empty lists, zeros and `none` of bookkeeping stay out of the way."""
+    if name in view.get("shown", ()):
+        return True
+    if isinstance(v, dict) and v.get("hidden"):
+        return v.get("size", 1) != 0
+    return v not in (None, 0, False, [], "") and v != {"map": []}
+
+
+def _ordered(name: str, v, view: dict):
+    """A list marked `sorted` is shown in the order its elements read."""
+    if name in view.get("sorted", ()) and isinstance(v, list):
+        return sorted(v, key=_value)
+    return v
+
+
+def _heading(view: dict) -> str:
+    me = view["viewer"]
+    where = []
+    if view.get("round"):
+        where.append(f"round {view['round']}")
+    elif view.get("turn"):
+        where.append(f"turn {view['turn']}")
+    if view.get("phase"):
+        where.append(f"phase {view['phase']}")
+    if view.get("over"):
+        where.append("game over")
+    who = f"you are player {me}" if me is not None else "watching"
+    return f"== {view['title']}" + (f" - {', '.join(where)}" if where else "") + f" - {who} =="
+
+
 def render_view(view: dict, log_lines: int = 8) -> str:
     me = view["viewer"]
-    out = [f"== {view['title']} - round {view['round']}"
-           + (f", phase {view['phase']}" if view["phase"] else "")
-           + f" - you are player {me} =="]
-    if view["globals"]:
+    out = [_heading(view)]
+    table = {k: v for k, v in view["globals"].items() if _listed(k, v, view)}
+    if table:
         out.append("Table:")
-        for k, v in view["globals"].items():
-            out.append(f"  {k}: {_value(v)}")
+        for k, v in table.items():
+            out.append(f"  {k}: {_value(_ordered(k, v, view))}")
     out.append("Players:")
     for p in view["players"]:
         who = f"player {p['seat']}" + (" (you)" if p["seat"] == me else "")
         if p.get("automaton"):
             who += f" [{p['automaton']}]"
         out.append(f"  {who}")
-        fields = [f"{k} {_value(v)}" for k, v in p["vars"].items()]
+        fields = [f"{k} {_value(_ordered(k, v, view))}" for k, v in p["vars"].items()
+                  if _listed(k, v, view)]
         line = "     "
         for f in fields:
             if len(line) + len(f) > 100 and line.strip():
                 out.append(line.rstrip(" ·"))
                 line = "     "
             line += f + " · "
-        out.append(line.rstrip(" ·"))
+        if line.strip():
+            out.append(line.rstrip(" ·"))
     if view["log"]:
         out.append("Recent events:")
         out.extend("  " + line for line in view["log"][-log_lines:])
     return "\n".join(out)
 
 
+def grouped(options: list[tuple[str, str]]) -> list[tuple[str, str, int]]:
+    """Identical options (two copies of a card: the same label, and ids told apart only by
+    `~2`) once, with how many there are: (the first one's id, label, count)."""
+    out: dict[tuple, list] = {}
+    for oid, label in options:
+        out.setdefault((label, oid.split("~")[0]), [oid, label, 0])[2] += 1
+    return [tuple(x) for x in out.values()]
+
+
 def option_lines(options: list[tuple[str, str]], width: int = 100) -> list[str]:
-    """Numbered options, one per line; many short ones (a number from 1 to 99) in columns."""
-    items = [f"{i:>3}) {label}" for i, (_, label) in enumerate(options, 1)]
+    """Numbered options, one per line; many short ones (a number from 1 to 99) in columns.
+    Options that read the same are listed once, with their number (`x2`)."""
+    items = [f"{i:>3}) {label}" + (f" (x{n})" if n > 1 else "")
+             for i, (_, label, n) in enumerate(grouped(options), 1)]
     widest = max((len(x) for x in items), default=0)
     if len(items) <= 15 or widest > 30:
         return ["  " + x for x in items]
@@ -93,6 +143,12 @@ class HumanAgent:
     def tell(self, message: str) -> None:
         self.notices.append(message)
 
+    def flush(self) -> None:
+        """Say what is still to be said (the game ended before the next question)."""
+        for message in self.notices:
+            self.write(message)
+        self.notices.clear()
+
     def decide(self, view: dict, options: list[tuple[str, str]]) -> str:
         self.write(render_view(view))
         pending = view["pending"] or {}
@@ -101,9 +157,7 @@ class HumanAgent:
             self.write(line)
         self.write("  type a number (or an option id)  [u] undo last decision  [s] save  "
                    "[q] save and quit  [l] log  [v] view")
-        for message in self.notices:
-            self.write(message)
-        self.notices.clear()
+        self.flush()
         while True:
             try:
                 raw = self.read("> ").strip()
@@ -118,12 +172,13 @@ class HumanAgent:
             if answer == "v":
                 self.write(json.dumps(view, indent=1, ensure_ascii=False))
                 continue
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
-                return options[int(answer) - 1][0]
+            listed = grouped(options)
+            if answer.isdigit() and 1 <= int(answer) <= len(listed):
+                return listed[int(answer) - 1][0]
             ids = [o for o, _ in options]
             if raw in ids:
                 return raw
-            self.write(f"Type a number from 1 to {len(options)}, or u, s, q, l, v.")
+            self.write(f"Type a number from 1 to {len(listed)}, or u, s, q, l, v.")
 
 
 __all__ = ["HumanAgent", "render_view", "show"]

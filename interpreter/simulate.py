@@ -22,6 +22,7 @@ class GameRecord:
     scores: dict
     decisions: int
     rounds: int
+    turns: int
     steps: int
     error: dict | None
 
@@ -35,7 +36,7 @@ def play_one(rules: Rules, players: int | None, index: int, seed: int, agent: st
     try:
         game = Game(rules, players, seed, limits)
     except DiagnosticError as e:
-        return GameRecord(index, seed, [], {}, 0, 0, 0, e.diagnostics[0].to_dict())
+        return GameRecord(index, seed, [], {}, 0, 0, 0, 0, e.diagnostics[0].to_dict())
     agents = {s.seat: RandomAgent(agent_seed(seed, s.seat)) if agent == "random" else FirstAgent()
               for s in game.state.seats}
     error = None
@@ -47,7 +48,7 @@ def play_one(rules: Rules, players: int | None, index: int, seed: int, agent: st
         decisions = len(game.history)
     scores = game.scores() if error is None else {}
     return GameRecord(index, seed, [s.seat for s in game.state.winners], scores, decisions,
-                      game.state.round, game.state.steps, error)
+                      game.state.round, game.state.turns, game.state.steps, error)
 
 
 _worker_rules: Rules | None = None
@@ -117,6 +118,7 @@ def summarise(records: list[GameRecord], seats: int) -> dict:
                 score_n[int(s)] = score_n.get(int(s), 0) + 1
     lengths = [r.decisions for r in ok]
     rounds = [r.rounds for r in ok]
+    turns = [r.turns for r in ok]
     return {
         "games": len(records),
         "completed": len(ok),
@@ -129,6 +131,8 @@ def summarise(records: list[GameRecord], seats: int) -> dict:
                                "min": min(lengths, default=0), "max": max(lengths, default=0)},
         "rounds_per_game": {"mean": round(sum(rounds) / len(rounds), 2) if rounds else 0,
                             "min": min(rounds, default=0), "max": max(rounds, default=0)},
+        "turns_per_game": {"mean": round(sum(turns) / len(turns), 2) if turns else 0,
+                           "min": min(turns, default=0), "max": max(turns, default=0)},
         "total_decisions": sum(r.decisions for r in records),
         "first_errors": [dict(r.error, game=r.index, seed=r.seed)
                          for r in records if r.error][:5],

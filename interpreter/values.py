@@ -135,17 +135,19 @@ def show(v, depth: int = 0, describe=None) -> str:
     return str(v)
 
 
-def to_data(v, printed: bool = False, depth: int = 0):
+def to_data(v, printed: bool = False, depth: int = 0, describe=None):
     """A JSON-ready rendering of a value. Components are named by id; with `printed`, their
-    printed fields come along too (what a player reads on the card, for views)."""
+    printed fields come along too (what a player reads on the card, for views), and how they
+    read (`text`) when their record says (`describe` reads structures)."""
     if v is None or isinstance(v, (bool, int, str)):
         return v
     if isinstance(v, Sym):
         return v.name
     if isinstance(v, Item):
         if printed:
-            return {"item": v.id, **{k: to_data(x, printed, depth + 1)
-                                     for k, x in v.fields.items()}}
+            text = {"text": v.text} if v.text is not None else {}
+            return {"item": v.id, **text, **{k: to_data(x, printed, depth + 1, describe)
+                                             for k, x in v.fields.items()}}
         return {"item": v.id}
     if isinstance(v, Seat):
         return {"player": v.seat}
@@ -153,14 +155,17 @@ def to_data(v, printed: bool = False, depth: int = 0):
         return {"nested": "too deep"}
     d = depth + 1
     if isinstance(v, list):
-        return [to_data(x, printed, d) for x in v]
+        return [to_data(x, printed, d, describe) for x in v]
     if isinstance(v, Grid):
-        return [[to_data(v.cells[v.at(r, c)], printed, d) for c in range(1, v.columns + 1)]
-                for r in range(1, v.rows + 1)]
+        return [[to_data(v.cells[v.at(r, c)], printed, d, describe)
+                 for c in range(1, v.columns + 1)] for r in range(1, v.rows + 1)]
     if isinstance(v, Struct):
-        return {"record": v.record, **{k: to_data(x, printed, d) for k, x in v.fields.items()}}
+        text = describe(v) if printed and describe is not None else None
+        return {"record": v.record, **({"text": text} if text is not None else {}),
+                **{k: to_data(x, printed, d, describe) for k, x in v.fields.items()}}
     if isinstance(v, dict):
-        return {"map": [[to_data(k, printed, d), to_data(x, printed, d)] for k, x in v.items()]}
+        return {"map": [[to_data(k, printed, d, describe), to_data(x, printed, d, describe)]
+                        for k, x in v.items()]}
     return repr(v)
 
 

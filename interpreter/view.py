@@ -18,25 +18,27 @@ def _hidden(value) -> dict:
     return {"hidden": True}
 
 
-def render(value):
-    """Plain data for a visible value; components show their printed fields."""
-    return to_data(value, printed=True)
+def render(value, describe=None):
+    """Plain data for a visible value; components show their printed fields and how they read."""
+    return to_data(value, printed=True, describe=describe)
 
 
 def view(game: Game, viewer: int | None) -> dict:
     """The game as seat `viewer` sees it (None: a spectator who sees only public information)."""
     st, rules = game.state, game.rules
+    describe = _describer(game)
     globals_ = {}
     for name, decl in rules.global_vars.items():
         value = st.globals.get(name)
-        globals_[name] = render(value) if can_see(game, viewer, 0, name) else _hidden(value)
+        globals_[name] = (render(value, describe) if can_see(game, viewer, 0, name)
+                          else _hidden(value))
     players = []
     for seat in st.seats:
         vars_ = {}
         for name, decl in rules.player_vars.items():
             value = seat.vars.get(name)
             shown = can_see(game, viewer, seat.seat, name)
-            vars_[name] = render(value) if shown else _hidden(value)
+            vars_[name] = render(value, describe) if shown else _hidden(value)
         players.append({"seat": seat.seat, "automaton": seat.automaton, "vars": vars_})
     log = [e["text"] for e in st.log if e["to"] is None or viewer in e["to"]]
     pending = None
@@ -49,11 +51,34 @@ def view(game: Game, viewer: int | None) -> dict:
             "options": [{"id": o.id, "label": o.label} for o in game.pending.options]
             if mine else None,
         }
+    decls = [*rules.global_vars.values(), *rules.player_vars.values()]
     return {
-        "title": rules.title, "viewer": viewer, "round": st.round, "phase": st.phase,
+        "title": rules.title, "viewer": viewer, "round": st.round, "turn": st.turns,
+        "phase": None if game.over else st.phase,
         "current_player": st.current.seat if st.current else None,
         "over": game.over, "winners": [s.seat for s in st.winners] if game.over else [],
         # where a broken rule stopped the game, not its message: messages may name hidden values
         "error": f"{game.error.code} at {game.error.located()}" if game.error else None,
         "globals": globals_, "players": players, "pending": pending, "log": log,
+        # how the table lays the state out (docs/language.md, Global and player state)
+        "shown": sorted({d.name for d in decls if d.shown}),
+        "sorted": sorted({d.name for d in decls if d.sorted}),
     }
+
+
+def _describer(game: Game):
+    """How a structure reads (its record's `show`), or None; errors read as the record's name."""
+    from .errors import RuleError
+
+    if not any(r.show is not None for r in game.rules.records.values()):
+        return None
+
+    def describe(struct):
+        steps = game.state.steps
+        try:
+            return game.machine.describe(struct)
+        except RuleError:
+            return None
+        finally:
+            game.state.steps = steps  # a view costs the game nothing
+    return describe

@@ -167,6 +167,16 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
         seat = game.pending.player.seat
         agent = agents[seat]
         human = isinstance(agent, HumanAgent)
+        options = game.legal_options()
+        if human and len(options) == 1 and not game.pending.node.confirm:
+            # Nothing to decide: it is made for the person, and said (unless the rules want it
+            # confirmed). The log line of the decision says what was done.
+            try:
+                game.apply(options[0][0], seat)
+            except DiagnosticError as e:
+                _fail(e.diagnostics, e.sources)
+            agent.tell(f"Only one choice was possible, so it was made for you: {options[0][1]}")
+            continue
         if human and seat != screen_owner:
             _clear_for_hand_over()
             try:
@@ -175,7 +185,7 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
             except click.Abort:
                 return
             screen_owner = seat
-        choice = agent.decide(view(game, seat) if human else None, game.legal_options())
+        choice = agent.decide(view(game, seat) if human else None, options)
         if choice == "!undo":
             last = game.history[-1] if game.history else None
             if last is None or last.get("player") != seat:
@@ -202,6 +212,8 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
             agent.tell(f"Refused: {e.message}")
         except DiagnosticError as e:
             _fail(e.diagnostics, e.sources)
+    for seat in people:
+        agents[seat].flush()
     final = view(game, people[0] if len(people) == 1 else None)  # several people: public view
     click.echo(render_view(final, log_lines=12))
     click.echo("Winner(s): " + (", ".join(f"player {w}" for w in final["winners"]) or "nobody"))
@@ -265,8 +277,12 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json, variants, max_
             mean = summary["mean_score_per_seat"].get(s)
             click.echo(f"  seat {s}: {w} wins, mean score {mean}")
         d, r = summary["decisions_per_game"], summary["rounds_per_game"]
+        t = summary["turns_per_game"]
         click.echo(f"  decisions per game: mean {d['mean']}, min {d['min']}, max {d['max']}")
-        click.echo(f"  rounds per game: mean {r['mean']}, min {r['min']}, max {r['max']}")
+        if r["max"] or not t["max"]:
+            click.echo(f"  rounds per game: mean {r['mean']}, min {r['min']}, max {r['max']}")
+        if t["max"]:
+            click.echo(f"  turns per game: mean {t['mean']}, min {t['min']}, max {t['max']}")
         for e in summary["first_errors"]:
             where = ":".join(str(e[k]) for k in ("file", "line", "column") if e.get(k))
             click.echo(f"  error in game {e['game']} (seed {e['seed']}): "

@@ -28,7 +28,7 @@ play {
                 option feed { increase pool by 1 }
                 option wait { }
             }
-            choose p "Score" {
+            choose p "Score" confirm {
                 option score { increase p.score by 1 }
             }
         }
@@ -183,3 +183,16 @@ def test_the_docs_say_that_a_save_or_a_seed_reveals_the_whole_game():
     for text in (api_doc, guide):
         assert "reveals the whole game" in text
     assert "reveal the whole game" in " ".join(run("play", "--help").output.split())
+
+
+def test_a_decision_with_one_legal_option_is_made_for_the_person_unless_confirmed(tmp_path):
+    path = tmp_path / "deck.rules"
+    path.write_text(SECRET_DECK.replace('"Score" confirm', '"Score"'), encoding="utf-8")
+    result = run("play", str(path), "--seed", "3", "--seat", "2=first", input="3\n" * 4)
+    assert result.exit_code == 0
+    assert result.output.count("Only one choice was possible, so it was made for you: score") == 2
+    assert "Your decision: Score" not in result.output
+    confirmed = tmp_path / "confirmed.rules"
+    confirmed.write_text(SECRET_DECK, encoding="utf-8")
+    result = run("play", str(confirmed), "--seed", "3", "--seat", "2=first", input="3\n1\n" * 2)
+    assert "Your decision: Score" in result.output and "made for you" not in result.output
