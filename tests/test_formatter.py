@@ -844,3 +844,19 @@ def test_map_types_and_literals_round_trip():
 
         global tokens: map of Space to list of int = map { shares: [1], pr: [] }
     ''')
+
+
+def test_long_lines_are_broken_within_the_width_and_wrapped_ones_are_not_joined():
+    text = src('''player busted: bool
+player bid: int
+player reputation: int
+play {
+    let order = sort(p in filter(q in players where q.busted) by p.bid,
+        p.reputation descending, seat(p), random)
+    let best = max(players[1].bid, players[2].bid, players[1].reputation, players[2].reputation)
+    let n = sum(count(c in players where c.bid > 0 and c.reputation > 0 and c.busted) for r in 1..3)
+}
+''')
+    out = check(text)
+    assert all(len(line) <= 100 for line in out.splitlines())
+    assert "    let order = sort(p in filter(q in players where q.busted) \\\n" in out
