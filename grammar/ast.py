@@ -180,9 +180,12 @@ class Binding(Node):
 
 
 class ListComp(Node):
+    """``[e for x in xs, y in ys where c]``: one element per combination of the bindings."""
+
     kind: Literal["list_comp"]
     element: Expr
     binding: Binding
+    more: list[Binding] = []
     where: Expr | None = None
 
 
@@ -193,6 +196,7 @@ class Aggregate(Node):
     func: Literal["sum", "max", "min"]
     element: Expr
     binding: Binding
+    more: list[Binding] = []
     where: Expr | None = None
 
 

@@ -732,11 +732,14 @@ class _Builder(Transformer_NonRecursive):
         return _new(A.ListLit, kind="list", items=[x for x in c if x is not None], span=_span(m))
 
     def list_comp(self, c, m):
-        return _new(A.ListComp, kind="list_comp", element=c[0], binding=c[1], where=c[2], span=_span(m))
+        first, *more = c[1]
+        return _new(A.ListComp, kind="list_comp", element=c[0], binding=first, more=more,
+                    where=c[2], span=_span(m))
 
     def aggregate(self, c, m):
-        return _new(A.Aggregate, kind="aggregate", func=str(c[0]), element=c[1], binding=c[2],
-                    where=c[3], span=_span(m))
+        first, *more = c[2]
+        return _new(A.Aggregate, kind="aggregate", func=str(c[0]), element=c[1], binding=first,
+                    more=more, where=c[3], span=_span(m))
 
     def quantifier(self, c, m):
         return _new(A.Quantifier, kind="quantifier", func=str(c[0]), binding=c[1], where=c[2],

@@ -546,15 +546,18 @@ class _Printer:
         return self._container("[", [self.expr(x) for x in e.items], e.items, "]", e,
                                self._many(e, e.items))
 
+    def _bindings(self, bindings) -> Doc:
+        return _join([self.binding(b) for b in bindings])
+
     def _e_list_comp(self, e):
         return self._nested(lambda group: _cat(
-            "[", self.expr(e.element), _brk(group) + "for ", self.binding(e.binding),
-            self._where(e.where), "]"))
+            "[", self.expr(e.element), _brk(group) + "for ",
+            self._bindings([e.binding, *e.more]), self._where(e.where), "]"))
 
     def _e_aggregate(self, e):
         return self._nested(lambda group: _cat(
-            e.func + "(", self.expr(e.element), _brk(group) + "for ", self.binding(e.binding),
-            self._where(e.where), ")"))
+            e.func + "(", self.expr(e.element), _brk(group) + "for ",
+            self._bindings([e.binding, *e.more]), self._where(e.where), ")"))
 
     def _e_quantifier(self, e):
         return self._nested(lambda group: _cat(e.func + "(", self.binding(e.binding),

@@ -231,6 +231,13 @@ class Evaluator:
         if isinstance(obj, dict):
             return obj.get(self.map_key(idx, node))
         if isinstance(obj, list):
+            if len(idx) == 1 and isinstance(idx[0], (str, Sym)) and node.obj.kind == "name" \
+                    and node.obj.id in self.rules.rows:
+                key = idx[0].name if isinstance(idx[0], Sym) else idx[0]
+                item = self.rules.rows[node.obj.id].get(key)  # regions[r]: the row named r
+                if item is None:
+                    raise RuleError("E0307", f"table `{node.obj.id}` has no row `{key}`", node)
+                return item
             if len(idx) == 1 and isinstance(idx[0], list):  # xs[1..3]: several positions
                 self.tick(node, len(idx[0]))
                 return [obj[self.list_pos(obj, [i], node)] for i in idx[0]]
@@ -379,11 +386,21 @@ class Evaluator:
 
     def ev_list_comp(self, node, env):
         return self.sized([self.eval(node.element, e) for e in
-                           self.iterate(node.binding, node.where, env)], node)
+                           self.iterate_all(node.binding, node.more, node.where, env)], node)
 
     def ev_aggregate(self, node, env):
-        values = [self.eval(node.element, e) for e in self.iterate(node.binding, node.where, env)]
+        values = [self.eval(node.element, e)
+                  for e in self.iterate_all(node.binding, node.more, node.where, env)]
         return self.aggregate(node.func, values, node)
+
+    def iterate_all(self, first: A.Binding, more, where, env):
+        """`iterate` over several bindings: every combination, later ones inside earlier ones
+        (each source read once per combination of the bindings before it)."""
+        if not more:
+            yield from self.iterate(first, where, env)
+            return
+        for inner in self.iterate(first, None, env):
+            yield from self.iterate_all(more[0], more[1:], where, inner)
 
     def aggregate(self, func, values, node):
         self.tick(node, len(values))

@@ -103,6 +103,7 @@ def option_token(value, position: int) -> str:
 class Machine(Evaluator):
     def __init__(self, rules: Rules, state: GameState, limits: Limits):
         super().__init__(rules, state, limits)
+        self.set_up = False  # setup has run to its end: from then on the invariants hold
         self.secret_depth = 0
         self.dirty = False
 
@@ -151,6 +152,7 @@ class Machine(Evaluator):
         try:
             if rules.setup:
                 yield from self.block(rules.setup.body, {})
+            self.set_up = True
             if rules.play:
                 yield from self.block(rules.play.body, {})
         except _EndGame:

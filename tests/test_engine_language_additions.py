@@ -259,3 +259,52 @@ def test_state_kept_to_be_shown_is_not_reported_unread():
     assert "W0201" not in warnings
     assert "W0201" in [d.code for d in check_program(
         parse_text(text.replace(" shown", ""), "t"), lambda n: "t")]
+
+
+def test_comprehensions_take_several_bindings_and_tables_are_read_by_row_name():
+    g = game_of(header("1") + """
+enum Region { north, south }
+record Data { region: Region, size: int }
+table regions of Data {
+    id    | region | size
+    north | north  | 3
+    south | south  | 5
+}
+define firstn(xs, n) = xs[1..min(n, size(xs))]
+global s: int
+global pairs: list of int
+global t: list of int
+setup {
+    set s = sum(regions[r].size for r in Region)
+    set pairs = [r * 10 + c for r in 1..2, c in 1..3 where r != c]
+    set t = firstn([4, 5, 6], 2)
+}
+""", players=1)
+    assert g.state.globals["s"] == 8
+    assert g.state.globals["pairs"] == [12, 13, 21, 23]
+    assert g.state.globals["t"] == [4, 5]
+
+
+def test_invariants_hold_from_the_end_of_setup_on():
+    text = header("1") + """
+global dealt: int
+invariant all_dealt "every card is dealt": dealt == 3
+setup {
+    choose players[1] "Ready?" { option yes { } option no { } }
+    set dealt = 3
+}
+play {
+    choose players[1] "Go" { option go { set dealt = 2 } option stay { } }
+}
+"""
+    g = game_of(text, 1)  # asked midway through setup: the invariant is not looked at yet
+    g.apply("yes")
+    g.apply("stay")
+    g = game_of(text, 1)
+    g.apply("yes")
+    import pytest
+    from rulebook.validator.diagnostics import DiagnosticError
+
+    with pytest.raises(DiagnosticError) as e:
+        g.apply("go")
+    assert "left side is `2`, right side is `3`" in e.value.diagnostics[0].message

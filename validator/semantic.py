@@ -844,6 +844,11 @@ class _Checker:
         self._word_free(b.name, b)
         return {**env, b.name: elem_of(source)}
 
+    def bind_all(self, bindings, env: dict[str, Ty]) -> dict[str, Ty]:
+        for b in bindings:
+            env = self.bind(b, env)
+        return env
+
     def keys(self, keys, env) -> None:
         for k in keys:
             if isinstance(k, A.SortKey):
@@ -991,7 +996,13 @@ class _Checker:
         return candidates.pop() if len(candidates) == 1 else UNKNOWN
 
     def ex_index(self, e, env):
-        return self._index(e, self.expr(e.obj, env), env)
+        obj = self.expr(e.obj, env)
+        if e.obj.kind == "name" and e.obj.id in self.tables and len(e.indices) == 1 \
+                and e.obj.id not in env and e.obj.id not in self.globals:
+            key = self.expr(e.indices[0], env)
+            if key.kind in ("enum", "text"):  # regions[r]: the row named like r
+                return Ty("record", self.tables[e.obj.id].record)
+        return self._index(e, obj, env)
 
     def _index(self, e: A.Index, obj: Ty, env) -> Ty:
         kinds = [self.expr(i, env) for i in e.indices]
@@ -999,7 +1010,7 @@ class _Checker:
             if len(kinds) != 1:
                 self.report("E0210", "a map value is written `map[key]` with one key", e)
             return (obj.elem or UNKNOWN).maybe()
-        if obj.kind == "list" and len(kinds) == 1 and kinds[0].kind == "list":
+        if obj.kind in ("list", "unknown") and len(kinds) == 1 and kinds[0].kind == "list":
             # xs[1..3]: a list of positions picks several elements
             self.want(e.indices[0], elem_of(kinds[0]), INT, "a position")
             return obj
@@ -1131,13 +1142,13 @@ class _Checker:
         return list_of(t)
 
     def ex_list_comp(self, e, env):
-        inner = self.bind(e.binding, env)
+        inner = self.bind_all([e.binding, *e.more], env)
         if e.where is not None:
             self.condition(e.where, inner, "`where`")
         return list_of(self.expr(e.element, inner))
 
     def ex_aggregate(self, e, env):
-        inner = self.bind(e.binding, env)
+        inner = self.bind_all([e.binding, *e.more], env)
         if e.where is not None:
             self.condition(e.where, inner, "`where`")
         t = self.expr(e.element, inner)
