@@ -1,177 +1,339 @@
-"""Expression nodes compiled once into Python closures ``f(evaluator, env)``.
+"""Expressions compiled once into Python closures ``f(machine, env)``, every kind of node.
 
-A tree walk pays a dispatch on every node; simulations evaluate the same few thousand nodes
-millions of times. The common kinds (literals, names, fields, operators, calls) become closures
-that call their children directly; the rest use the Evaluator's ``ev_<kind>`` methods. Closures
-hold no game state, so one compilation serves every game of a ruleset.
+Names are resolved here, once, when the rules are loaded (as starlark-go's resolver binds each
+identifier): a name bound in the enclosing scope (a `let`, a binding, a parameter) reads the
+local names, anything else is a global, a constant, an enum member, a table, an enum or a
+built-in value, decided now and never searched for again. Expressions compiled without a known
+scope (a scenario's `expect`, an explanation) look at the local names first, then the rest.
+
+The closures hold no game state: one compilation serves every game of a ruleset. The work each
+construct does is in the runtime (``evaluator.Evaluator``), so that there is one path per
+construct.
 """
 from __future__ import annotations
 
+import operator
+
 from .errors import RuleError
-from .values import Item, Seat, Struct
+from .values import Item, Seat, Struct, Sym
 
 _MISSING = object()
 
-
-def compile_expr(node):
-    maker = _MAKERS.get(node.kind)
-    if maker is not None:
-        return maker(node)
-    method = "ev_" + node.kind
-    return lambda ev, env: getattr(ev, method)(node, env)
+# The scope of an expression: the local names it may see, or None when unknown (look at the
+# local names first, whatever they are).
+Scope = frozenset | None
 
 
-def _const(node):
+def compile_expr(node, scope: Scope = None):
+    """A closure computing `node`; `scope` is the set of local names visible where it stands."""
+    return _MAKERS[node.kind](node, scope)
+
+
+def _const(node, scope):
     value = node.value if node.kind != "none" else None
-    return lambda ev, env: value
+    return lambda m, env: value
 
 
-def _name(node):
-    name = node.id
+def _template(node, scope):
+    parts = [(p.text, None) if p.kind == "text_part" else (None, compile_expr(p.expr, scope))
+             for p in node.parts]
 
-    def f(ev, env):
-        v = env.get(name, _MISSING)
-        if v is not _MISSING:
-            return v
-        v = ev.state.globals.get(name, _MISSING)
-        if v is not _MISSING:
-            if ev.watcher is not None:
-                ev.note_read(0, name)
-            return v
-        return ev.ev_name(node, env)
+    def f(m, env):
+        return m.render_parts(parts, node, env)
     return f
 
 
-def _field(node):
-    obj_f = compile_expr(node.obj)
-    name = node.name
+# ------------------------------------------------------------------------------------ names
+def _name(node, scope):
+    name = node.id
+    if scope is not None and name in scope:
+        def local(m, env):
+            return env[name]
+        return local
 
-    def f(ev, env):
-        obj = obj_f(ev, env)
+    def f(m, env):
+        if scope is None:
+            v = env.get(name, _MISSING)
+            if v is not _MISSING:
+                return v
+        v = m.state.globals.get(name, _MISSING)
+        if v is not _MISSING:
+            if m.watcher is not None:
+                m.note_read(0, name)
+            return v
+        return m.named_value(name, node, env)
+    return f
+
+
+def _field(node, scope):
+    obj_f = compile_expr(node.obj, scope)
+    name = node.name
+    if node.obj.kind == "name" and (scope is None or node.obj.id not in scope):
+        table = node.obj.id  # `cards.guard`, when `cards` is a table: a row by its name
+
+        def row_or_field(m, env):
+            obj = obj_f(m, env)
+            if type(obj) is list and table in m.rules.rows:
+                return m.row(table, name, node)
+            return m.get_field(obj, name, node)
+        return row_or_field
+
+    def f(m, env):
+        obj = obj_f(m, env)
         t = type(obj)
         if t is Seat:
             v = obj.vars.get(name, _MISSING)
             if v is not _MISSING:
-                if ev.watcher is not None:
-                    ev.note_read(obj.seat, name)
+                if m.watcher is not None:
+                    m.note_read(obj.seat, name)
                 return v
         elif t is Item or t is Struct:
             v = obj.fields.get(name, _MISSING)
             if v is not _MISSING:
                 return v
-        return ev.get_field(obj, name, node)
+        return m.get_field(obj, name, node)
     return f
 
 
-def _int(v) -> bool:
-    return type(v) is int
+def _index(node, scope):
+    obj_f = compile_expr(node.obj, scope)
+    idx_f = [compile_expr(i, scope) for i in node.indices]
+    table = node.obj.id if node.obj.kind == "name" and (
+        scope is None or node.obj.id not in scope) else None
+
+    def f(m, env):
+        return m.index(obj_f(m, env), [g(m, env) for g in idx_f], node, table)
+    return f
 
 
-def _binary(node):
+# -------------------------------------------------------------------------------- operators
+def _unary(node, scope):
+    operand = compile_expr(node.operand, scope)
+    if node.op == "not":
+        def f(m, env):
+            v = operand(m, env)
+            if type(v) is bool:
+                return not v
+            return m.truth(v, node) and False  # raises: not a yes/no value
+        return f
+
+    def neg(m, env):
+        v = operand(m, env)
+        if type(v) is int:
+            return -v
+        raise RuleError("E0306", f"cannot negate {m.type_name(v)}", node)
+    return neg
+
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+def _binary(node, scope):
     op = node.op
-    left, right = compile_expr(node.left), compile_expr(node.right)
+    left, right = compile_expr(node.left, scope), compile_expr(node.right, scope)
     if op in ("and", "or"):
         decided = op == "or"  # the left value that decides alone: True for `or`, False for `and`
 
-        def f(ev, env):
-            a = left(ev, env)
+        def logic(m, env):
+            a = left(m, env)
             if a is decided:
                 return decided
             if a is not (not decided):
-                ev.ev_binary(node, env)  # not a yes/no: raises the type error with its location
-            b = right(ev, env)
+                m.truth(a, node.left)  # not a yes/no: raises the type error with its location
+            b = right(m, env)
             if type(b) is bool:
                 return b
-            return ev.ev_binary(node, env)
-        return f
-    if op in ("+", "-", "*"):
-        import operator
+            return m.truth(b, node.right)
+        return logic
+    if op in _ARITH:
+        fn = _ARITH[op]
 
-        fn = {"+": operator.add, "-": operator.sub, "*": operator.mul}[op]
-
-        def f(ev, env):
-            a, b = left(ev, env), right(ev, env)
+        def arith(m, env):
+            a, b = left(m, env), right(m, env)
             if type(a) is int and type(b) is int:
                 r = fn(a, b)
-                if -ev.limits.max_number <= r <= ev.limits.max_number:
+                if -m.limits.max_number <= r <= m.limits.max_number:
                     return r
-            return ev.binary_values(node, a, b)
-        return f
-    if op in ("<", "<=", ">", ">="):
-        import operator
+            return m.binary_values(node, a, b)
+        return arith
+    if op in _ORDER:
+        fn = _ORDER[op]
 
-        fn = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
-
-        def f(ev, env):
-            a, b = left(ev, env), right(ev, env)
+        def order(m, env):
+            a, b = left(m, env), right(m, env)
             if type(a) is int and type(b) is int:
                 return fn(a, b)
-            return ev.binary_values(node, a, b)
-        return f
+            return m.binary_values(node, a, b)
+        return order
     if op in ("==", "!="):
         want = op == "=="
 
-        def f(ev, env):
-            a, b = left(ev, env), right(ev, env)
-            ta, tb = type(a), type(b)
-            if ta is tb and (ta is int or ta is str):
-                return (a == b) is want
-            return ev.binary_values(node, a, b)
-        return f
+        def equal(m, env):
+            a, b = left(m, env), right(m, env)
+            ta = type(a)
+            if ta is type(b) and (ta is int or ta is str or ta is Sym or ta is Seat
+                                  or ta is Item):
+                return (a == b if ta is int or ta is str else a is b) is want
+            return m.binary_values(node, a, b)
+        return equal
 
-    def f(ev, env):
-        return ev.binary_values(node, left(ev, env), right(ev, env))
-    return f
-
-
-def _call(node):
-    name = node.func
-    args = [compile_expr(a) for a in node.args]
-
-    def f(ev, env):
-        define = ev.rules.defines.get(name)
-        if define is None:
-            return ev.call_builtin(node, env)
-        return ev.call_define(define, [a(ev, env) for a in args], node)
-    return f
+    def other(m, env):
+        return m.binary_values(node, left(m, env), right(m, env))
+    return other
 
 
-def _conditional(node):
-    test, then, other = (compile_expr(node.test), compile_expr(node.then),
-                         compile_expr(node.otherwise))
+def _conditional(node, scope):
+    test, then, other = (compile_expr(node.test, scope), compile_expr(node.then, scope),
+                         compile_expr(node.otherwise, scope))
 
-    def f(ev, env):
-        t = test(ev, env)
+    def f(m, env):
+        t = test(m, env)
         if t is True:
-            return then(ev, env)
+            return then(m, env)
         if t is False:
-            return other(ev, env)
-        return ev.ev_conditional(node, env)
+            return other(m, env)
+        return m.truth(t, node.test)
     return f
 
 
-def _unary(node):
-    operand = compile_expr(node.operand)
-    if node.op == "not":
-        def f(ev, env):
-            v = operand(ev, env)
-            if type(v) is bool:
-                return not v
-            return ev.ev_unary(node, env)
-        return f
+def _list(node, scope):
+    items = [compile_expr(x, scope) for x in node.items]
 
-    def f(ev, env):
-        v = operand(ev, env)
-        if type(v) is int:
-            return -v
-        return ev.ev_unary(node, env)
+    def f(m, env):
+        m.tick(node, len(items))
+        return [g(m, env) for g in items]
+    return f
+
+
+# ------------------------------------------------------------------------ comprehensions
+class Bound:
+    """A binding `x in xs` compiled: its name, its source, and the scope after it."""
+
+    __slots__ = ("node", "name", "source", "scope")
+
+    def __init__(self, node, scope: Scope):
+        self.node, self.name = node, node.name
+        self.source = compile_expr(node.source, scope)
+        self.scope = None if scope is None else scope | {node.name}
+
+
+def bindings(nodes, scope: Scope) -> tuple[list[Bound], Scope]:
+    """Several bindings, each seeing the names of those before it."""
+    out = []
+    for b in nodes:
+        bound = Bound(b, scope)
+        out.append(bound)
+        scope = bound.scope
+    return out, scope
+
+
+def _comprehension(node, scope):
+    binds, inner = bindings([node.binding, *getattr(node, "more", [])], scope)
+    where = compile_expr(node.where, inner) if node.where is not None else None
+    element = compile_expr(node.element, inner) if hasattr(node, "element") else None
+    return binds, where, element
+
+
+def _list_comp(node, scope):
+    binds, where, element = _comprehension(node, scope)
+
+    def f(m, env):
+        return m.sized([element(m, e) for e in m.iterate(binds, where, env, node)], node)
+    return f
+
+
+def _aggregate(node, scope):
+    binds, where, element = _comprehension(node, scope)
+    func = node.func
+
+    def f(m, env):
+        return m.aggregate(func, [element(m, e) for e in m.iterate(binds, where, env, node)],
+                           node)
+    return f
+
+
+def _quantifier(node, scope):
+    binds, where, _ = _comprehension(node, scope)
+    func, name = node.func, node.binding.name
+
+    def f(m, env):
+        return m.quantify(func, name, binds, where, env, node)
+    return f
+
+
+def _sort(node, scope):
+    binds, inner = bindings([node.binding], scope)
+    keys = compile_keys(node.keys, inner)
+    name = node.binding.name
+
+    def f(m, env):
+        rows = [(e[name], m.sort_keys(keys, e)) for e in m.iterate(binds, None, env, node)]
+        return [v for v, _ in m.order(rows, node)]
+    return f
+
+
+def compile_keys(keys, scope: Scope) -> list:
+    """Sort keys: (compiled expression or None for `random`, descending)."""
+    return [(None, False) if k.kind == "random_key" else (compile_expr(k.expr, scope),
+                                                          k.descending) for k in keys]
+
+
+def _match(node, scope):
+    subject = compile_expr(node.subject, scope)
+    cases = [(None if c.value is None else compile_expr(c.value, scope),
+              compile_expr(c.result, scope)) for c in node.cases]
+
+    def f(m, env):
+        value = subject(m, env)
+        for test, result in cases:
+            if test is None or m.same(value, test(m, env)):
+                return result(m, env)
+        raise RuleError("E0306", f"no case matches `{m.show(value)}`", node,
+                        "add an `else: value` case")
+    return f
+
+
+def _record_lit(node, scope):
+    fields = [(f.name, compile_expr(f.value, scope), f) for f in node.fields]
+
+    def f(m, env):
+        return m.new_struct(node, [(name, g(m, env), at) for name, g, at in fields])
+    return f
+
+
+def _map_lit(node, scope):
+    entries = [(compile_expr(e.key, scope), compile_expr(e.value, scope)) for e in node.entries]
+
+    def f(m, env):
+        m.tick(node, len(entries))
+        return {k(m, env): v(m, env) for k, v in entries}
+    return f
+
+
+def _call(node, scope):
+    name = node.func
+    args = [compile_expr(a, scope) for a in node.args]
+    if name == "changed_at":  # reads where a variable is, not its value
+        def changed(m, env):
+            return m.changed_at(node.args[0], env, node)
+        return changed
+
+    def f(m, env):
+        define = m.rules.defines.get(name)
+        values = [a(m, env) for a in args]
+        if define is not None:
+            return m.call_define(define, values, node)
+        return m.call_builtin(name, values, node)
     return f
 
 
 _MAKERS = {
-    "int": _const, "str": _const, "bool": _const, "none": _const, "name": _name,
-    "field": _field, "binary": _binary, "call": _call, "conditional": _conditional,
-    "unary": _unary,
+    "int": _const, "str": _const, "bool": _const, "none": _const, "template": _template,
+    "name": _name, "field": _field, "index": _index, "unary": _unary, "binary": _binary,
+    "conditional": _conditional, "list": _list, "list_comp": _list_comp,
+    "aggregate": _aggregate, "quantifier": _quantifier, "sort": _sort, "match": _match,
+    "record_lit": _record_lit, "map_lit": _map_lit, "call": _call,
 }
 
-__all__ = ["compile_expr", "RuleError"]
+__all__ = ["compile_expr", "compile_keys", "bindings", "Bound", "Scope"]

@@ -1,18 +1,19 @@
-"""Expressions: compute values from the state. Nothing here changes the state.
-
-Dispatch is by the node's ``kind`` tag, to a method named ``ev_<kind>`` (one walk, generic).
+"""The runtime of expressions: what every construct computes, called by the closures that
+``compiler.py`` makes. Nothing here changes the game's state (but its steps, the budget).
 """
 from __future__ import annotations
 
 from ..grammar import ast as A
 from ..validator.builtins import BUILTIN_FUNCTIONS, arity_text
-from .compiler import compile_expr
+from .compiler import Scope, compile_expr
 from .errors import RuleError
 from .memory import CHECK_EVERY, resident_bytes
 from .rules import Rules
 from .state import GameState, Limits
+from .values import (
+    MAX_SHOWN_DEPTH, Grid, Item, Seat, Struct, Sym, elements, show, type_name,
+)
 from .visibility import can_see
-from .values import MAX_SHOWN_DEPTH, Grid, Item, Seat, Struct, Sym, elements, show, type_name
 
 _MISSING = object()
 
@@ -25,13 +26,16 @@ def truth(value, node) -> bool:
 
 
 class Evaluator:
+    """Everything an expression can do, over one game's state."""
+
+    type_name = staticmethod(type_name)
+
     def __init__(self, rules: Rules, state: GameState, limits: Limits):
         self.rules = rules
         self.state = state
         self.limits = limits
         self.depth = 0
         self.pending_player = None
-        self._compiled = rules.compiled
         self._memory_check_at = CHECK_EVERY
         # The seat whose knowledge is audited (Game.apply with audit_reveals): reading what it
         # may not see sets `saw_hidden`, so that play can refuse to undo a revealing decision.
@@ -99,42 +103,39 @@ class Evaluator:
                             f"{self.limits.max_collection:,})", node)
         return items
 
+    truth = staticmethod(truth)
+    show = staticmethod(show)
+
+    @staticmethod
+    def same(a, b) -> bool:
+        return _same(a, b)
+
     # ----------------------------------------------------------------------------- entry
-    def eval(self, node, env: dict):
-        # The cache keeps the node itself alive, so its id can never be reused by another node.
-        entry = self._compiled.get(id(node))
+    def eval(self, node, env: dict, scope: Scope = None):
+        """The value of an expression met outside the compiled rules (a scenario's `expect`, an
+        explanation, a target): compiled once, its names looked up among `env` first."""
+        compiled = self.rules.compiled
+        entry = compiled.get(id(node))  # the entry keeps the node alive: its id stays its own
         if entry is None or entry[0] is not node:
-            entry = self._compiled[id(node)] = (node, compile_expr(node))
+            entry = compiled[id(node)] = (node, compile_expr(node, scope))
         return entry[1](self, env)
-
-    def ev_int(self, node, env):
-        return node.value
-
-    def ev_str(self, node, env):
-        return node.value
-
-    def ev_bool(self, node, env):
-        return node.value
-
-    def ev_none(self, node, env):
-        return None
-
-    def ev_template(self, node, env):
-        return self.render(node, env)
 
     def render(self, tmpl: A.Template | None, env) -> str:
         if tmpl is None:
             return ""
+        return self.eval(tmpl, env) if tmpl.kind == "template" else tmpl.value
+
+    def render_parts(self, parts, node, env) -> str:
+        """A text with holes: (text, None) and (None, compiled expression) parts."""
         out = []
         size = 0
-        for part in tmpl.parts:
-            piece = part.text if part.kind == "text_part" else self.shown(
-                self.eval(part.expr, env), part)
+        for text, hole in parts:
+            piece = text if hole is None else self.shown(hole(self, env), node)
             size += len(piece)
             if size > self.limits.max_text:
-                self.text("".join(out) + piece, tmpl)  # raises: too long
+                self.text("".join(out) + piece, node)  # raises: too long
             out.append(piece)
-        return self.text("".join(out), tmpl)
+        return self.text("".join(out), node)
 
     def shown(self, value, node) -> str:
         """`show` of a value the rules print, charged per element like any other walk."""
@@ -143,24 +144,16 @@ class Evaluator:
 
     def describe(self, struct: Struct) -> str | None:
         """How a structure reads, when its record says (`record Lot show "..."`)."""
-        record = self.rules.records.get(struct.record)
-        if record is None or record.show is None:
+        show_text = self.rules.record_texts.get(struct.record)
+        if show_text is None:
             return None
-        return self.render(record.show, dict(struct.fields))
+        return show_text(self, dict(struct.fields))
 
     # ----------------------------------------------------------------------------- names
-    def ev_name(self, node, env):
-        name = node.id
-        v = env.get(name, _MISSING)
-        if v is not _MISSING:
-            return v
-        st = self.state
-        v = st.globals.get(name, _MISSING)
-        if v is not _MISSING:
-            if self.watcher is not None:
-                self.note_read(0, name)
-            return v
-        v = st.consts.get(name, _MISSING)
+    def named_value(self, name, node, env):
+        """A name that is no local nor global variable: a constant, an enum member, a table,
+        an enum, a built-in value."""
+        v = self.state.consts.get(name, _MISSING)
         if v is not _MISSING:
             return v
         rules = self.rules
@@ -193,9 +186,12 @@ class Evaluator:
         raise RuleError("E0311", f"unknown name `{name}`", node,
                         "declare it with `let`, `const`, `global` or `player`")
 
-    def ev_field(self, node, env):
-        obj = self.eval(node.obj, env)
-        return self.get_field(obj, node.name, node)
+    def row(self, table: str, key: str, node):
+        """`cards.guard`, `regions[r]`: the component of a table's row by its name."""
+        item = self.rules.rows[table].get(key)
+        if item is None:
+            raise RuleError("E0307", f"table `{table}` has no row `{key}`", node)
+        return item
 
     def get_field(self, obj, name, node):
         if isinstance(obj, Seat):
@@ -213,31 +209,20 @@ class Evaluator:
             return v
         if isinstance(obj, Sym) and name == "name":
             return obj.name
-        if isinstance(obj, list) and node.obj.kind == "name" and node.obj.id in self.rules.rows:
-            item = self.rules.rows[node.obj.id].get(name)  # `cards.guard`: a row by its name
-            if item is None:
-                raise RuleError("E0311", f"table `{node.obj.id}` has no row `{name}`", node)
-            return item
         if obj is None:
             raise RuleError("E0306", f"cannot read `.{name}` of none", node,
                             "check that the value exists first: `x != none`")
         raise RuleError("E0306", f"cannot read `.{name}` of {type_name(obj)} `{show(obj)}`", node)
 
-    def ev_index(self, node, env):
-        obj = self.eval(node.obj, env)
-        idx = [self.eval(i, env) for i in node.indices]
+    def index(self, obj, idx, node, table: str | None = None):
+        """`xs[i]`, `xs[1..3]`, `g[r, c]`, `m[k]`, and `regions[r]` when `table` names one."""
         if isinstance(obj, Grid):
             return obj.cells[self.grid_pos(obj, idx, node)]
         if isinstance(obj, dict):
             return obj.get(self.map_key(idx, node))
         if isinstance(obj, list):
-            if len(idx) == 1 and isinstance(idx[0], (str, Sym)) and node.obj.kind == "name" \
-                    and node.obj.id in self.rules.rows:
-                key = idx[0].name if isinstance(idx[0], Sym) else idx[0]
-                item = self.rules.rows[node.obj.id].get(key)  # regions[r]: the row named r
-                if item is None:
-                    raise RuleError("E0307", f"table `{node.obj.id}` has no row `{key}`", node)
-                return item
+            if len(idx) == 1 and isinstance(idx[0], (str, Sym)) and table in self.rules.rows:
+                return self.row(table, idx[0].name if isinstance(idx[0], Sym) else idx[0], node)
             if len(idx) == 1 and isinstance(idx[0], list):  # xs[1..3]: several positions
                 self.tick(node, len(idx[0]))
                 return [obj[self.list_pos(obj, [i], node)] for i in idx[0]]
@@ -272,24 +257,6 @@ class Evaluator:
                         "lists count from 1; `xs[-1]` is the last")
 
     # ------------------------------------------------------------------------- operators
-    def ev_unary(self, node, env):
-        v = self.eval(node.operand, env)
-        if node.op == "not":
-            return not truth(v, node)
-        if isinstance(v, int) and not isinstance(v, bool):
-            return -v
-        raise RuleError("E0306", f"cannot negate {type_name(v)}", node)
-
-    def ev_binary(self, node, env):
-        op = node.op
-        if op == "and":
-            return truth(self.eval(node.left, env), node.left) and truth(
-                self.eval(node.right, env), node.right)
-        if op == "or":
-            return truth(self.eval(node.left, env), node.left) or truth(
-                self.eval(node.right, env), node.right)
-        return self.binary_values(node, self.eval(node.left, env), self.eval(node.right, env))
-
     def binary_values(self, node, a, b):
         op = node.op
         if op == "==" or op == "!=":
@@ -336,71 +303,44 @@ class Evaluator:
             return self.sized(list(range(a, b + 1)), node)
         raise RuleError("E0306", f"unknown operator {op}", node)
 
-    def ev_conditional(self, node, env):
-        if truth(self.eval(node.test, env), node.test):
-            return self.eval(node.then, env)
-        return self.eval(node.otherwise, env)
-
-    def ev_list(self, node, env):
-        self.tick(node, len(node.items))
-        return [self.eval(x, env) for x in node.items]
-
-    def ev_match(self, node, env):
-        subject = self.eval(node.subject, env)
-        for case in node.cases:
-            if case.value is None or _same(subject, self.eval(case.value, env)):
-                return self.eval(case.result, env)
-        raise RuleError("E0306", f"no case matches `{show(subject)}`", node,
-                        "add an `else: value` case")
-
-    def ev_record_lit(self, node, env):
+    def new_struct(self, node, values):
+        """`new Record { f: v, ... }`: a structure, its other fields at their defaults."""
         record = self.rules.records.get(node.record)
         if record is None:
             raise RuleError("E0311", f"unknown record `{node.record}`", node)
         self.tick(node, len(record.fields))
         fields = {f.name: self.default_for(f.type, f) for f in record.fields}
-        for f in node.fields:
-            if f.name not in fields:
-                raise RuleError("E0311", f"a {node.record} has no field `{f.name}`", f)
-            fields[f.name] = self.eval(f.value, env)
+        for name, value, at in values:
+            if name not in fields:
+                raise RuleError("E0311", f"a {node.record} has no field `{name}`", at)
+            fields[name] = value
         self.state.struct_ids += 1
         return Struct(node.record, fields, self.state.struct_ids)
 
     # ---------------------------------------------------------------------- comprehension
-    def iterate(self, binding: A.Binding, where, env):
-        """Yield a child environment for each value of the binding that meets `where`."""
-        source = self.eval(binding.source, env)
+    def iterate(self, binds, where, env, node=None):
+        """Yield a child environment for each combination of the bindings `binds` (compiled,
+        see ``compiler.bindings``) that meets `where`; each source is read once per
+        combination of the bindings before it."""
+        first = binds[0]
+        source = first.source(self, env)
         if isinstance(source, Grid):
             source = source.cells
         elif isinstance(source, dict):
             source = list(source)
         if not isinstance(source, list):
-            raise RuleError("E0306", f"`{binding.name} in ...` needs a list, not "
-                            f"{type_name(source)}", binding)
+            raise RuleError("E0306", f"`{first.name} in ...` needs a list, not "
+                            f"{type_name(source)}", first.node)
         child = dict(env)
+        name = first.name
+        rest = binds[1:]
         for v in list(source):
-            self.tick(binding)
-            child[binding.name] = v
-            if where is None or truth(self.eval(where, child), where):
+            self.tick(first.node)
+            child[name] = v
+            if rest:
+                yield from self.iterate(rest, where, child, node)
+            elif where is None or truth(where(self, child), node.where if node else None):
                 yield child
-
-    def ev_list_comp(self, node, env):
-        return self.sized([self.eval(node.element, e) for e in
-                           self.iterate_all(node.binding, node.more, node.where, env)], node)
-
-    def ev_aggregate(self, node, env):
-        values = [self.eval(node.element, e)
-                  for e in self.iterate_all(node.binding, node.more, node.where, env)]
-        return self.aggregate(node.func, values, node)
-
-    def iterate_all(self, first: A.Binding, more, where, env):
-        """`iterate` over several bindings: every combination, later ones inside earlier ones
-        (each source read once per combination of the bindings before it)."""
-        if not more:
-            yield from self.iterate(first, where, env)
-            return
-        for inner in self.iterate(first, None, env):
-            yield from self.iterate_all(more[0], more[1:], where, inner)
 
     def aggregate(self, func, values, node):
         self.tick(node, len(values))
@@ -415,45 +355,39 @@ class Evaluator:
             return None
         return max(values) if func == "max" else min(values)
 
-    def ev_quantifier(self, node, env):
-        func = node.func
+    def quantify(self, func, name, binds, where, env, node):
         if func == "count":
-            return sum(1 for _ in self.iterate(node.binding, node.where, env))
+            return sum(1 for _ in self.iterate(binds, where, env, node))
         if func == "any":
-            return any(True for _ in self.iterate(node.binding, node.where, env))
+            return any(True for _ in self.iterate(binds, where, env, node))
         if func == "all":
-            for e in self.iterate(node.binding, None, env):
-                if node.where is not None and not truth(self.eval(node.where, e), node.where):
+            for e in self.iterate(binds, None, env, node):
+                if where is not None and not truth(where(self, e), node.where):
                     return False
             return True
         if func == "first":
-            for e in self.iterate(node.binding, node.where, env):
-                return e[node.binding.name]
+            for e in self.iterate(binds, where, env, node):
+                return e[name]
             return None
-        return [e[node.binding.name] for e in self.iterate(node.binding, node.where, env)]
-
-    def ev_sort(self, node, env):
-        rows = []
-        for e in self.iterate(node.binding, None, env):
-            rows.append((e[node.binding.name], self.sort_keys(node.keys, e)))
-        return [v for v, _ in self.order(rows, node)]
+        return [e[name] for e in self.iterate(binds, where, env, node)]
 
     def sort_keys(self, keys, env) -> list:
+        """The values of compiled sort keys (see ``compiler.compile_keys``) for one row."""
         out = []
-        for k in keys:
-            if k.kind == "random_key":
+        for key, descending in keys:
+            if key is None:
                 out.append(("random", None))
-            else:
-                v = self.eval(k.expr, env)
-                if isinstance(v, Sym):
-                    v = v.order
-                if isinstance(v, bool):
-                    v = int(v)
-                if v is None:
-                    v = float("-inf") if k.descending else float("inf")
-                if isinstance(v, Seat):
-                    v = v.seat
-                out.append((k.descending, v))
+                continue
+            v = key(self, env)
+            if isinstance(v, Sym):
+                v = v.order
+            if isinstance(v, bool):
+                v = int(v)
+            if v is None:
+                v = float("-inf") if descending else float("inf")
+            if isinstance(v, Seat):
+                v = v.seat
+            out.append((descending, v))
         return out
 
     def order(self, rows, node):
@@ -486,13 +420,6 @@ class Evaluator:
         return ordered
 
     # ----------------------------------------------------------------------------- calls
-    def ev_call(self, node, env):
-        define = self.rules.defines.get(node.func)
-        if define is not None:
-            args = [self.eval(a, env) for a in node.args]
-            return self.call_define(define, args, node)
-        return self.call_builtin(node, env)
-
     def call_define(self, define: A.DefineDecl, args: list, node):
         if len(args) != len(define.params):
             raise RuleError("E0306", f"`{define.name}` takes {len(define.params)} values, "
@@ -503,14 +430,14 @@ class Evaluator:
                 raise RuleError("E0302", f"`{define.name}` calls itself more than "
                                 f"{self.limits.max_depth} levels deep", node)
             self.tick(node)
-            local = dict(zip(define.params, args))
-            value = self.eval(define.body, local)
-            for mod in self.rules.modifiers.get(define.name, ()):
+            code = self.rules.code
+            value = code.defines[define.name](self, dict(zip(define.params, args)))
+            for mod, when, amount in code.modifiers.get(define.name, ()):
                 self.tick(mod)
                 menv = dict(zip(mod.params, args))
-                if mod.when is not None and not truth(self.eval(mod.when, menv), mod.when):
+                if when is not None and not truth(when(self, menv), mod.when):
                     continue
-                delta = self.eval(mod.value, menv)
+                delta = amount(self, menv)
                 if mod.op == ":=":
                     value = delta
                 else:
@@ -522,20 +449,20 @@ class Evaluator:
         finally:
             self.depth -= 1
 
-    def call_builtin(self, node, env):
-        name = node.func
-        fn = getattr(self, "bi_" + name, None)
+    def call_builtin(self, name, args, node):
+        fn = _BUILTINS.get(name)
         if fn is None:
             raise RuleError("E0311", f"unknown function `{name}`", node,
                             "declare it with `define` or use a built-in function")
         low, high = BUILTIN_FUNCTIONS[name]
-        if len(node.args) < low or (high is not None and len(node.args) > high):
+        if len(args) < low or (high is not None and len(args) > high):
             raise RuleError("E0306", f"`{name}` takes {arity_text(name)} value(s), got "
-                            f"{len(node.args)}", node)
-        if name == "changed_at":
-            return fn(node, env)
-        args = [self.eval(a, env) for a in node.args]
-        return fn(node, *args)
+                            f"{len(args)}", node)
+        return fn(self, node, *args)
+
+    def changed_at(self, target, env, node):
+        """`changed_at(x)`: when the `stacked` variable x last changed (0: never)."""
+        return self.state.changed_at.get(self.var_key(target, env), 0)
 
     def bi_size(self, node, *a):
         v = a[0]
@@ -648,10 +575,6 @@ class Evaluator:
     def bi_text(self, node, *a):
         return self.text(self.shown(a[0], node), node)
 
-    def bi_changed_at(self, node, env):
-        key = self.var_key(node.args[0], env)
-        return self.state.changed_at.get(key, 0)
-
     def bi_largest_group(self, node, *a):
         """Largest total weight of an orthogonally connected group (row/column fields)."""
         cells = {}
@@ -698,10 +621,6 @@ class Evaluator:
             self.tick(node, len(members))
             return {m: self.default_for(t.value, node) for m in members}
         return _default_for(t)
-
-    def ev_map_lit(self, node, env):
-        self.tick(node, len(node.entries))
-        return {self.eval(e.key, env): self.eval(e.value, env) for e in node.entries}
 
     # ------------------------------------------------------------------ variable references
     def var_key(self, target, env):
@@ -756,5 +675,8 @@ def _default_for(t) -> object:
         return {"int": 0, "bool": False, "text": ""}.get(t.name)
     return None
 
+
+# Built-in functions by name (validator/builtins.py lists them for the checker too).
+_BUILTINS = {name[3:]: fn for name, fn in vars(Evaluator).items() if name.startswith("bi_")}
 
 __all__ = ["Evaluator", "truth", "_same"]

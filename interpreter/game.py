@@ -1,11 +1,10 @@
-"""A game in progress: the state, the suspended flow, and the record of every decision.
+"""A game in progress: the state, where the flow stands, and the record of every decision.
 
-Why replay: the flow is a chain of Python generators (one per running block), which keeps the
-interpreter small and close to the rules' own structure, but a generator cannot be copied or
-saved. So a game is *defined* by (rules, player count, seed, decisions): saving writes those,
-loading and cloning replay them. Replay is deterministic because all randomness comes from the
-game's own generator (interpreter/rng.py), whose state is part of the game state. A digest of the
-final state is saved too, so a save that no longer replays the same way is refused.
+All of it is data (``flow.py``, ``snapshot.py``): a copy is a copy of the state and the flow, a
+save writes them (with the decisions that led there and a digest of it all), and a load reads
+them back without replaying the game. Replaying the decisions from the seed stays available, to
+check a save (``load(..., verify=True)``) and for `rulebook replay`; it is deterministic because
+all randomness comes from the game's own generator (interpreter/rng.py), part of the state.
 """
 from __future__ import annotations
 
@@ -17,23 +16,26 @@ from ..validator.semantic import MAX_PLAYERS
 from .errors import IllegalDecision, RuleError, to_diagnostic
 from .evaluator import truth
 from .explain import explain
+from .flow import BlockFrame, Compiler, Signal
 from .machine import CONTROL_SIGNALS, RECOMPUTE, Decision, Machine
 from .rng import Rng
 from .rules import Rules
+from .snapshot import BadSnapshot, copy_machine, read_game, write_game
 from .state import GameState, Limits
 from .values import Seat, show, to_data
 
 SAVE_FORMAT = "rulebook-save"
-SAVE_VERSION = 2
-READABLE_VERSIONS = (1, 2)   # version 1 saves lack the declarations' prints, nothing else
+SAVE_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)  # 1 and 2 hold decisions only (replayed); 3 the game as data
 MAX_SAVED_DECISIONS = 1_000_000
 MAX_OPTION_ID = 10_000       # characters in one saved option id
+UNDO_DEPTH = 32              # decisions a game can take back without replaying (`undo`)
 
 
 class Game:
     def __init__(self, rules: Rules, players: int | None = None, seed: int = 0,
                  limits: Limits | None = None, ruleset_ref: str | None = None,
-                 check_invariants: bool = True):
+                 check_invariants: bool = True, _start: bool = True):
         n = rules.min_players if players is None else players
         if type(n) is not int or not (rules.min_players <= n <= rules.max_players) \
                 or n > MAX_PLAYERS:
@@ -47,11 +49,6 @@ class Game:
         self.limits = limits or Limits()
         self.ruleset_ref = ruleset_ref
         self.check_invariants = check_invariants
-        seats = [Seat(i + 1) for i in range(n)]
-        for k, auto in enumerate(rules.automata):
-            seats.append(Seat(n + k + 1, automaton=auto.name))
-        self.state = GameState(seats=seats, rng=Rng(seed))
-        self.machine = Machine(rules, self.state, self.limits)
         self.history: list[dict] = []
         # Per decision of `history`: whether what followed it showed the decider anything hidden
         # from them (a read of such state, or a random draw); None when not audited.
@@ -59,8 +56,20 @@ class Game:
         self.audit_reveals = False
         self.error: Diagnostic | None = None
         self.pending: Decision | None = None
-        self._flow = self.machine.run()
-        self._resume(None, first=True)
+        self._before: list["Game"] = []  # the game before each of its last decisions (undo)
+        if _start:
+            self.machine = Machine(rules, self.new_state(), self.limits)
+            self._advance(self.machine.start)
+
+    def new_state(self) -> GameState:
+        seats = [Seat(i + 1) for i in range(self.players)]
+        for k, auto in enumerate(self.rules.automata):
+            seats.append(Seat(self.players + k + 1, automaton=auto.name))
+        return GameState(seats=seats, rng=Rng(self.seed))
+
+    @property
+    def state(self) -> GameState:
+        return self.machine.state
 
     # ---------------------------------------------------------------------------- running
     @property
@@ -72,17 +81,17 @@ class Game:
         self.pending = None
         raise DiagnosticError([self.error], self.rules.sources)
 
-    def _resume(self, answer, first: bool = False) -> None:
+    def _advance(self, step) -> None:
+        """Run the flow (by `step`) to the next decision a person or program must make:
+        automata decide at once, by their rules."""
+        machine = self.machine
         try:
-            req = next(self._flow) if first else self._flow.send(answer)
-            while req.player.automaton is not None:
-                self.machine.pending_player = req.player
-                req = self._flow.send(self._automaton_choice(req))
-            self.pending = req
-            self.machine.pending_player = req.player
-        except StopIteration:
-            self.pending = None
-            self.machine.pending_player = None
+            decision = step()
+            while decision is not None and decision.player.automaton is not None:
+                machine.pending_player = decision.player
+                decision = machine.resume(machine.automaton_choice(decision))
+            self.pending = decision
+            machine.pending_player = decision.player if decision is not None else None
         except RuleError as err:
             self._fail(err)
         except RecursionError:
@@ -98,35 +107,23 @@ class Game:
     def _check_invariants(self) -> None:
         """The invariants hold from the end of setup on (a setup that asks a question midway
         has dealt only part of the game)."""
-        if not self.machine.set_up:
+        machine = self.machine
+        if not machine.set_up:
             return
-        watcher, self.machine.watcher = self.machine.watcher, None  # checks show nobody anything
+        watcher, machine.watcher = machine.watcher, None  # checks show nobody anything
         try:
-            self._check_each_invariant()
+            for inv, test in self.rules.code.invariants:
+                try:
+                    machine.tick(inv)
+                    ok = truth(test(machine, {}), inv.test)
+                except RuleError as err:
+                    self._fail(err)
+                if not ok:
+                    detail = explain(machine, inv.test, {})
+                    self._fail(RuleError("E0313", f"invariant `{inv.name}` does not hold: "
+                                         f"{inv.description}{detail}", inv))
         finally:
-            self.machine.watcher = watcher
-
-    def _check_each_invariant(self) -> None:
-        for inv in self.rules.invariants:
-            try:
-                self.machine.tick(inv)
-                ok = truth(self.machine.eval(inv.test, {}), inv.test)
-            except RuleError as err:
-                self._fail(err)
-            if not ok:
-                detail = explain(self.machine, inv.test, {})
-                self._fail(RuleError("E0313", f"invariant `{inv.name}` does not hold: "
-                                     f"{inv.description}{detail}", inv))
-
-    def _automaton_choice(self, req: Decision) -> str:
-        auto = next(a for a in self.rules.automata if a.name == req.player.automaton)
-        for policy in auto.policies:
-            matching = [o for o in req.options if o.option is not None
-                        and o.option.name == policy.option]
-            if matching:
-                rows = [(o, self.machine.sort_keys(policy.keys, o.env)) for o in matching]
-                return self.machine.order(rows, policy)[0][0].id
-        return req.options[0].id
+            machine.watcher = watcher
 
     # -------------------------------------------------------------------------- decisions
     def legal_options(self) -> list[tuple[str, str]]:
@@ -166,15 +163,17 @@ class Game:
         seat = self.pending.player.seat
         if player is not None and player != seat:
             raise IllegalDecision(f"it is player {seat}'s decision, not player {player}'s")
+        if self.audit_reveals:  # play keeps what undo needs, without replaying
+            self._before = (self._before + [self.clone()])[-UNDO_DEPTH:]
         self.history.append({"player": seat, "option": oid})
         if not self.audit_reveals:
             self.revealed.append(None)
-            self._resume(oid)
+            self._advance(lambda: self.machine.resume(oid))
             return
         machine = self.machine
         machine.watch(seat)
         try:
-            self._resume(oid)
+            self._advance(lambda: machine.resume(oid))
         finally:
             self.revealed.append(machine.saw_hidden)
             machine.watch(None)
@@ -190,9 +189,15 @@ class Game:
         `let`s); the invariants are checked at the end and the pending options recomputed."""
         if self.error is not None:
             raise DiagnosticError([self.error], self.rules.sources)
+        machine = self.machine
+        names = dict(env or {})
+        block = Compiler().block(stmts, frozenset(names))
+        stack = [BlockFrame(block, names, 0)]
         try:
-            for req in self.machine.block(stmts, dict(env or {})):
-                raise RuleError("E0306", "a `given` block cannot ask for decisions", req.node)
+            decision = machine.run(stack)
+            if decision is not None:
+                raise RuleError("E0306", "a `given` block cannot ask for decisions",
+                                decision.node)
         except RuleError as err:
             self._fail(err)
         except CONTROL_SIGNALS as signal:
@@ -202,16 +207,56 @@ class Game:
             self._fail(RuleError("E0302", "the rules nest too deeply", None))
         except MemoryError:
             self._fail(out_of_memory(self.limits))
-        # Kept in memory only (saves hold decisions). A copy replays it with the same names;
-        # values taken from this game's state would still be this game's.
+        # Kept in memory only (saves hold decisions, copies the state itself).
         self.history.append({"given": list(stmts), "env": dict(env or {})})
         self.revealed.append(None)
         if self.check_invariants:
             self._check_invariants()  # a given state must still be one the rules allow
         if self.pending is not None:
-            self._resume(RECOMPUTE)
+            self._advance(lambda: machine.resume(RECOMPUTE))
 
     # --------------------------------------------------------------------- copy and save
+    def clone(self) -> "Game":
+        """An independent copy at the same point: a copy of the state and of the flow."""
+        game = self._empty_like()
+        game.machine = copy_machine(self.machine, self.rules, self.limits)
+        game.history = list(self.history)
+        game.revealed = list(self.revealed)
+        game.audit_reveals = self.audit_reveals
+        game.error = self.error
+        game._before = list(self._before)
+        game._pending_from_flow(self.pending)
+        return game
+
+    def _empty_like(self) -> "Game":
+        return Game(self.rules, self.players, self.seed, self.limits, self.ruleset_ref,
+                    self.check_invariants, _start=False)
+
+    def _pending_from_flow(self, was) -> None:
+        """After a copy or a load: the decision the flow waits for."""
+        if was is None:
+            self.pending = None
+            self.machine.pending_player = None
+            return
+        frame = self.machine.waiting_frame()
+        self.pending = frame.decision if frame is not None else None
+        self.machine.pending_player = self.pending.player if self.pending else None
+
+    def undo(self) -> "Game":
+        """The game as it was before the last decision (kept while play audits reveals; else
+        the decisions are replayed from the seed)."""
+        if not self.history:
+            raise IllegalDecision("there is nothing to undo")
+        if self._before and len(self._before[-1].history) == len(self.history) - 1:
+            game = self._before[-1].clone()
+            game._before = self._before[:-1]
+            return game
+        game = Game.replay(self.rules, self.players, self.seed, self.history[:-1], self.limits,
+                           self.ruleset_ref)
+        game.revealed = self.revealed[:-1]
+        game.audit_reveals = self.audit_reveals
+        return game
+
     @classmethod
     def replay(cls, rules: Rules, players: int, seed: int, history: list[dict],
                limits: Limits | None = None, ruleset_ref: str | None = None) -> "Game":
@@ -223,30 +268,20 @@ class Game:
                 game.apply(entry["option"], entry.get("player"))
         return game
 
-    def clone(self) -> "Game":
-        return self._copied(self.history)
-
-    def undo(self) -> "Game":
-        """The game as it was before the last decision."""
-        if not self.history:
-            raise IllegalDecision("there is nothing to undo")
-        return self._copied(self.history[:-1])
-
-    def _copied(self, history: list[dict]) -> "Game":
-        game = Game.replay(self.rules, self.players, self.seed, history, self.limits,
-                           self.ruleset_ref)
-        game.revealed = self.revealed[:len(history)]
-        game.audit_reveals = self.audit_reveals
-        return game
-
     def digest(self) -> str:
+        """A hash of the whole game as data: its state and where its flow stands."""
+        data = json.dumps(write_game(self.machine), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(data.encode("utf-8")).hexdigest()
+
+    def state_digest(self) -> str:
+        """A hash of the state alone (what saves of versions 1 and 2 recorded)."""
         data = json.dumps(state_data(self), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(data.encode("utf-8")).hexdigest()
 
     def save(self) -> dict:
-        """The game as data: what it is (rules, players, seed) and the decisions made, plus a
-        digest of the state they lead to. A save is data, never code: loading replays the
-        decisions. It reveals the whole game (the seed fixes every shuffle)."""
+        """The game as data: what it is (rules, players, seed), the decisions made, the state
+        and the flow they led to, and a digest of it all. A save is data, never code. It
+        reveals the whole game (the seed fixes every shuffle)."""
         if any("given" in entry for entry in self.history):
             raise DiagnosticError([Diagnostic(
                 "E0314", "a game whose state a scenario set with `given` cannot be saved",
@@ -256,15 +291,17 @@ class Game:
             "title": self.rules.title, "rules_fingerprint": self.rules.fingerprint,
             "declarations": dict(self.rules.declaration_prints),
             "players": self.players, "seed": self.seed, "history": self.history,
-            "digest": self.digest(),
+            "game": write_game(self.machine), "digest": self.digest(),
         }
 
     @classmethod
     def load(cls, data, rules: Rules, limits: Limits | None = None,
-             accept_changed_rules: bool = False) -> "Game":
-        """A game from a save: the decisions replayed under `rules`. Refused when the save is
-        malformed, has no digest or a wrong one, or was made under other rules (unless
-        `accept_changed_rules`, which replays the decisions under the new rules anyway)."""
+             accept_changed_rules: bool = False, verify: bool = False) -> "Game":
+        """A game from a save: read back as data (version 3), or the decisions replayed under
+        `rules` (versions 1 and 2, or `verify`, which also checks that the decisions lead to
+        the saved game). Refused when the save is malformed, has no digest or a wrong one, or
+        was made under other rules (unless `accept_changed_rules`, which replays the decisions
+        under the new rules anyway)."""
         problem = _save_problem(data)
         if problem:
             raise DiagnosticError([Diagnostic("E0314", f"not a valid save: {problem}",
@@ -275,6 +312,8 @@ class Game:
                 + _changes(data.get("declarations"), rules.declaration_prints),
                 hint="load it with the rules it was saved with, or pass "
                      "--accept-changed-rules to continue under the new rules")])
+        if data["version"] == 3 and not (verify or accept_changed_rules):
+            return cls._read(data, rules, limits)
         try:
             game = cls.replay(rules, data["players"], data["seed"], data["history"], limits,
                               data.get("ruleset"))
@@ -282,9 +321,35 @@ class Game:
             raise DiagnosticError([Diagnostic(
                 "E0314", f"the saved decisions do not replay: {e.message}",
                 hint="the save was changed, or the rules changed since it was made")])
-        if data["digest"] != game.digest() and not accept_changed_rules:
+        recorded = game.digest() if data["version"] == 3 else game.state_digest()
+        if data["digest"] != recorded and not accept_changed_rules:
             raise DiagnosticError([Diagnostic(
                 "E0314", "the save does not replay to the state it recorded",
+                hint="the save was changed after it was written")])
+        return game
+
+    @classmethod
+    def _read(cls, data, rules: Rules, limits: Limits | None) -> "Game":
+        game = cls(rules, data["players"], data["seed"], limits, data.get("ruleset"),
+                   _start=False)
+        try:
+            game.machine = read_game(data["game"], rules, game.limits, game.new_state().seats)
+            game.history = list(data["history"])
+            game.revealed = [None] * len(game.history)
+            frame = game.machine.waiting_frame()
+            game.pending = None
+            if frame is not None and getattr(frame, "decision", None) is not None:
+                game.pending = frame.decision
+                game.machine.pending_player = game.pending.player
+            elif game.machine.stack:
+                raise BadSnapshot("a game that waits for no decision and is not over")
+        except (BadSnapshot, KeyError, TypeError, ValueError, AttributeError, RecursionError) as e:
+            why = str(e) if isinstance(e, BadSnapshot) else f"{type(e).__name__}: {e}"
+            raise DiagnosticError([Diagnostic("E0314", f"not a valid save: {why[:200]}",
+                                              hint="save files are written by `rulebook play`")])
+        if data["digest"] != game.digest():
+            raise DiagnosticError([Diagnostic(
+                "E0314", "the save does not hold the game its digest recorded",
                 hint="the save was changed after it was written")])
         return game
 
@@ -295,9 +360,10 @@ class Game:
         out = {}
         if w is None or not w.keys or w.keys[0].kind != "sort_key":
             return out
+        key = self.rules.code.winner[2][0][0]
         for seat in self.state.seats:
             try:
-                out[seat.seat] = self.machine.eval(w.keys[0].expr, {w.binding.name: seat})
+                out[seat.seat] = key(self.machine, {w.binding.name: seat})
             except RuleError:
                 out[seat.seat] = None
         return out
@@ -328,6 +394,8 @@ def _save_problem(data) -> str | None:
         return "it has no digest of its state (saves without one are not trusted)"
     if not isinstance(data.get("rules_fingerprint"), str):
         return "it does not say which rules it was made with (rules_fingerprint)"
+    if data.get("version") == 3 and not isinstance(data.get("game"), dict):
+        return "it does not hold the game it saved"
     history = data.get("history")
     if not isinstance(history, list):
         return "history must be a list"
@@ -367,4 +435,4 @@ def state_data(game: Game) -> dict:
     }
 
 
-__all__ = ["Game", "state_data", "show"]
+__all__ = ["Game", "state_data", "show", "Signal"]

@@ -1,87 +1,18 @@
-"""Statements and flow. ``do_<kind>`` runs one statement; the ones that may lead to a decision are
-generators that yield a ``Decision`` whenever a player must choose and receive the chosen option
-id back. The engine itself never waits: the caller (``game.Game``) resumes it.
+"""The machine: runs the compiled flow (``flow.py``) over a game's state, and does what
+statements do to it. It never waits: it returns the ``Decision`` a player must make, and
+``resume`` takes the answer. Where it stands is its stack of frames, which is plain data.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from ..grammar import ast as A
 from .errors import RuleError
 from .evaluator import Evaluator, _same, truth
+from .flow import CHOOSER, DONE, Decision, OptionInstance, RunFrame, Signal
 from .rules import Rules
 from .state import GameState, Limits
 from .values import Grid, Item, Seat, Struct, Sym, elements, nesting_problem, show, type_name
 
-
-# Control-flow signals, raised by `end game`, `stop` and `pass` and caught by what they end.
-class _Signal(Exception):
-    words = ""
-
-    def __init__(self, node=None):
-        super().__init__(self.words)
-        self.node = node
-
-
-class _EndGame(_Signal):
-    """`end game`: caught by the game's run, which goes on to scoring."""
-    words = "end game"
-
-
-class _Stop(_Signal):
-    """`stop`: caught by the innermost loop."""
-    words = "stop"
-
-
-class _Pass(_Signal):
-    """`pass`: caught by `turns`, which marks the player as passed."""
-    words = "pass"
-
-
-CONTROL_SIGNALS = (_EndGame, _Stop, _Pass)
-
-
-RECOMPUTE = object()  # sent back into a decision after the state was changed from outside
-CHOOSER = "\x00chooser"  # in the names of an option's body: who chose it (never a rules name)
-DONE = "done"  # the option `repeat choose` adds: the player has finished
-
-
-def own_copy(value):
-    """A list, map or grid stored in a state variable is the variable's own: setting `xs = ys`
-    copies ys, so later changes to one never show in the other (or in a constant)."""
-    if isinstance(value, (list, dict)):
-        return type(value)(value)
-    if isinstance(value, Grid):
-        copy = Grid(value.rows, value.columns)
-        copy.cells = list(value.cells)
-        return copy
-    return value
-
-
-class _Logged(str):
-    """An answer whose log line was written when it was given (a simultaneous decision)."""
-
-
-@dataclass
-class OptionInstance:
-    id: str
-    label: str
-    option: A.Option | None
-    env: dict
-
-
-@dataclass
-class Decision:
-    player: Seat
-    prompt: str
-    options: list[OptionInstance]
-    secret: bool
-    node: A.Choose
-    clock: int = 0  # the state's clock when the options were listed
-    by_id: dict = field(default_factory=dict)
-
-    def __post_init__(self):
-        self.by_id = {o.id: o for o in self.options}
+RECOMPUTE = object()  # sent to a waiting decision after the state was changed from outside
+CONTROL_SIGNALS = (Signal,)
 
 
 def option_token(value, position: int) -> str:
@@ -100,210 +31,256 @@ def option_token(value, position: int) -> str:
     return str(position)
 
 
+def own_copy(value):
+    """A list, map or grid stored in a state variable is the variable's own: setting `xs = ys`
+    copies ys, so later changes to one never show in the other (or in a constant)."""
+    if isinstance(value, (list, dict)):
+        return type(value)(value)
+    if isinstance(value, Grid):
+        copy = Grid(value.rows, value.columns)
+        copy.cells = list(value.cells)
+        return copy
+    return value
+
+
 class Machine(Evaluator):
     def __init__(self, rules: Rules, state: GameState, limits: Limits):
         super().__init__(rules, state, limits)
         self.set_up = False  # setup has run to its end: from then on the invariants hold
-        self.secret_depth = 0
-        self.dirty = False
+        self.secret_depth = 0  # inside the parts of `simultaneously`: decisions are secret
+        self.dirty = False  # the state changed since the reactions were last looked at
+        self.stack: list = [RunFrame()]
+
+    # --------------------------------------------------------------------------- running
+    def start(self) -> Decision | None:
+        """Set the state up and run to the first decision (None: the game is over)."""
+        self.initialise()
+        return self.run(self.stack)
+
+    def resume(self, answer) -> Decision | None:
+        """Give the waiting decision its answer (or RECOMPUTE it) and run to the next one."""
+        frame = self.stack[-1]
+        if answer is RECOMPUTE:
+            return frame.recompute(self)
+        frame.receive(self, self.stack, answer)
+        return self.run(self.stack)
+
+    def run(self, stack) -> Decision | None:
+        while stack:
+            try:
+                decision = stack[-1].step(self, stack)
+            except Signal as signal:
+                self.unwind(stack, signal)
+                continue
+            if decision is not None:
+                return decision
+        return None
+
+    def unwind(self, stack, signal: Signal) -> None:
+        """`stop`, `pass`, `end game`: pop frames up to the one the signal ends."""
+        while stack:
+            frame = stack[-1]
+            if signal.kind in frame.ends:
+                if isinstance(frame, RunFrame):
+                    frame.ended(self, stack, signal)
+                else:
+                    stack.pop()
+                    frame.exit(self)
+                return
+            if signal.kind == "pass" and getattr(frame, "passes", None) is not None \
+                    and frame.op.node.kind in ("turns", "turns_from"):
+                frame.passes(self)
+                return
+            stack.pop()
+            frame.exit(self)
+        raise signal  # out of a part of `simultaneously`: the frame around it goes on
+
+    def run_branch(self, sim, i: int, answer=None) -> bool:
+        """Run part `i` of a `simultaneously` (giving its waiting decision `answer` first);
+        True when it waits for a decision, False when it has ended."""
+        branch = sim.branches[i]
+
+        def go():
+            if answer is not None:
+                branch[-1].receive(self, branch, answer, logged=True)
+            return self.run(branch)
+
+        try:
+            return self.in_branch(go) is not None
+        except Signal as signal:  # a `stop` or `end game` that the part does not end itself
+            sim.branches = [b for b in sim.branches if b is not branch]
+            self.unwind(self.stack_of(sim), signal)
+            return False
+
+    def in_branch(self, fn):
+        self.secret_depth += 1
+        try:
+            return fn()
+        finally:
+            self.secret_depth -= 1
+
+    def stack_of(self, frame) -> list:
+        """The stack that holds `frame` (the game's, or a part's of a `simultaneously`)."""
+        def find(stack):
+            if any(f is frame for f in stack):
+                return stack
+            for f in stack:
+                for branch in getattr(f, "branches", ()):
+                    found = find(branch)
+                    if found is not None:
+                        return found
+            return None
+        return find(self.stack)
+
+    def call(self, stack, body, env, depth, node) -> None:
+        """Run a procedure's, handler's or reaction's block, one call deeper."""
+        from .flow import BlockFrame
+
+        if depth + 1 > self.limits.max_depth:
+            raise RuleError("E0302", f"calls nest more than {self.limits.max_depth} deep", node)
+        self.tick(node)
+        stack.append(BlockFrame(body, env, depth + 1))
+
+    def finish(self) -> None:
+        st = self.state
+        st.winners = self.decide_winners()
+        names = ", ".join(show(p) for p in st.winners) or "nobody"
+        self.log(f"Game over. Winner: {names}", kind="end")
 
     # ------------------------------------------------------------------------- game start
     def initialise(self) -> None:
-        st, rules = self.state, self.rules
-        for c in rules.consts:
-            st.consts[c.name] = self.eval(c.value, {})
-        for name, decl in rules.global_vars.items():
-            st.globals[name] = self.initial(decl, {})
+        st, code = self.state, self.rules.code
+        for name, value in code.consts:
+            st.consts[name] = value(self, {})
+        for name, (decl, value) in code.globals.items():
+            st.globals[name] = self.initial(decl, value, {})
         for seat in st.seats:
-            for name, decl in rules.player_vars.items():
-                seat.vars[name] = self.initial(decl, {"me": seat})
+            for name, (decl, value) in code.players.items():
+                seat.vars[name] = self.initial(decl, value, {"me": seat})
 
-    def initial(self, decl: A.StateDecl, env):
+    def initial(self, decl, value, env):
         t = decl.type
         if t.kind == "grid_type":
-            fill = self.eval(decl.initial, env) if decl.initial is not None else None
+            fill = value(self, env) if value is not None else None
             return self.new_grid(t, fill, decl)
-        if decl.initial is not None:
-            return own_copy(self.clamp(decl, self.eval(decl.initial, env), env))
+        if value is not None:
+            return own_copy(self.clamp(decl, value(self, env), env))
         return self.default_for(t, decl)
 
-    def clamp(self, decl: A.StateDecl, value, env):
-        if decl.at_least is not None:
-            lo = self.bound_of(decl.at_least, env, "at least")
+    def clamp(self, decl, value, env):
+        bounds = self.rules.code.bounds.get(id(decl))
+        if bounds is None:
+            return value
+        low, high = bounds
+        if low is not None:
+            lo = self.bound_of(low, decl.at_least, env, "at least")
             if isinstance(value, int) and value < lo:
                 value = lo
-        if decl.at_most is not None:
-            hi = self.bound_of(decl.at_most, env, "at most")
+        if high is not None:
+            hi = self.bound_of(high, decl.at_most, env, "at most")
             if isinstance(value, int) and value > hi:
                 value = hi
         return value
 
-    def bound_of(self, expr, env, words: str) -> int:
-        v = self.eval(expr, env)
+    def bound_of(self, compiled, expr, env, words: str) -> int:
+        v = compiled(self, env)
         if type(v) is not int:
             raise RuleError("E0306", f"`{words}` needs a number, not {type_name(v)} `{show(v)}`",
                             expr)
         return v
 
-    def run(self):
-        """The whole game: setup, play, scoring, winner."""
-        rules, st = self.rules, self.state
-        self.initialise()
-        try:
-            if rules.setup:
-                yield from self.block(rules.setup.body, {})
-            self.set_up = True
-            if rules.play:
-                yield from self.block(rules.play.body, {})
-        except _EndGame:
-            pass
-        except (_Stop, _Pass):
-            pass
-        st.over = True
-        st.current = None
-        try:
-            if rules.scoring:
-                st.phase = "scoring"
-                yield from self.block(rules.scoring.body, {})
-        except CONTROL_SIGNALS:
-            pass
-        st.winners = self.decide_winners()
-        names = ", ".join(show(p) for p in st.winners) or "nobody"
-        self.log(f"Game over. Winner: {names}", kind="end")
-
     def decide_winners(self) -> list[Seat]:
-        w = self.rules.winner
+        w = self.rules.code.winner
         if w is None:
             return []
-        rows = []
-        for env in self.iterate(w.binding, None, {}):
-            rows.append((env[w.binding.name], self.sort_keys(w.keys, env)))
-        ordered = self.order(rows, w)
+        node, binds, keys = w
+        name = node.binding.name
+        rows = [(e[name], self.sort_keys(keys, e)) for e in self.iterate(binds, None, {}, node)]
+        ordered = self.order(rows, node)
         if not ordered:
             return []
-        if any(k.kind == "random_key" for k in w.keys):
+        if any(k.kind == "random_key" for k in node.keys):
             return [ordered[0][0]]  # a random key leaves no tie: `order` drew the first
-        best = [k for k in ordered[0][1]]
+        best = ordered[0][1]
         return [p for p, k in ordered if k == best]
 
-    # ------------------------------------------------------------------------- statements
-    def block(self, stmts, env):
-        """Run statements in `env` (one dict per call frame). Names a `let` adds here are removed
-        when the block ends, so `set` on an outer name from inside a loop changes that name.
-        (The names known on entry are kept by the block itself, not by the machine: the branches
-        of `simultaneously` run interleaved.)"""
-        known = set(env)
-        reactions = self.rules.reactions
-        try:
-            for s in stmts:
-                self.tick(s)
-                gen = _STATEMENTS[s.kind](self, s, env)
-                if gen is not None:
-                    yield from gen
-                if self.dirty and reactions:
-                    yield from self.react()
-        finally:
-            for name in [k for k in env if k not in known]:
-                del env[name]
+    # ------------------------------------------------------------------------- decisions
+    def decide(self, frame) -> Decision | None:
+        """The decision a choose frame asks now, or None when nothing is legal."""
+        op, env = frame.op, frame.env
+        node = op.node
+        player = op.player(self, env)
+        if not isinstance(player, Seat):
+            raise RuleError("E0306", f"`choose` needs a player, not {type_name(player)}",
+                            node.player)
+        options = self.options(op, env)
+        if node.repeat and options and not any(o.name == DONE for o in op.options):
+            options.append(OptionInstance(DONE, "Done", None, env))
+        if not options:
+            return None
+        prompt = op.prompt(self, env) if op.prompt is not None else "Choose"
+        return Decision(player, prompt, options, self.secret_depth > 0, node,
+                        clock=self.state.clock)
 
-    def do_let(self, s, env):
-        env[s.name] = self.eval(s.value, env)
+    def options(self, op, env) -> list[OptionInstance]:
+        out: list[OptionInstance] = []
+        seen: set[str] = set()
+        limit = self.limits.max_options
+        for opt in op.options:
+            for combo, positions in self.combinations(opt.binds, env):
+                if opt.where is not None and not truth(opt.where(self, combo), opt.node.where):
+                    continue
+                combo = dict(combo)
+                tokens = [option_token(combo[b.name], pos) for b, pos in zip(opt.binds, positions)]
+                oid = ":".join([opt.name] + tokens)
+                base, n = oid, 2
+                while oid in seen:
+                    oid = f"{base}~{n}"
+                    n += 1
+                seen.add(oid)
+                label = opt.label(self, combo) if opt.label is not None else " ".join(
+                    [opt.name.replace("_", " ")] + [show(combo[b.name]) for b in opt.binds])
+                out.append(OptionInstance(oid, label, opt, combo))
+                if len(out) > limit:
+                    raise RuleError("E0303", f"more than {limit} options at one decision",
+                                    op.node, "split the choice into smaller steps")
+        if op.node.optional and out:
+            out.append(OptionInstance("skip", "Skip", None, env))
+        return out
 
-    def bound(self, env, names: dict, body):
-        """Run `body` with `names` bound in `env`, then restore what they shadowed."""
-        saved = {k: env[k] for k in names if k in env}
-        env.update(names)
-        try:
-            yield from self.block(body, env)
-        finally:
-            for k in names:
-                if k in saved:
-                    env[k] = saved[k]
-                else:
-                    env.pop(k, None)
-
-    def do_set(self, s, env):
-        self.assign(s.target, self.eval(s.value, env), env)
-
-    def do_change(self, s, env):
-        cur = self.unwatched(s.target, env)  # the value stays where it was: nothing is shown
-        amount = self.eval(s.amount, env)
-        if not (isinstance(cur, int) and isinstance(amount, int)) or isinstance(cur, bool) \
-                or isinstance(amount, bool):
-            raise RuleError("E0306", f"`{s.op}` needs numbers, got {type_name(cur)} and "
-                            f"{type_name(amount)}", s)
-        new = cur + amount if s.op == "increase" else cur - amount
-        self.assign(s.target, self.num(new, s), env)
-
-    def assign(self, target, value, env):
-        st = self.state
-        kind = target.kind
-        if kind == "name":
-            name = target.id
-            if name in env:
-                env[name] = value
-                return
-            decl = self.rules.global_vars.get(name)
-            if decl is None:
-                raise RuleError("E0311", f"`{name}` is not a variable that can be set", target,
-                                f"declare it with `global {name}: ...` or `let {name} = ...`")
-            value = own_copy(self.clamp(decl, value, env))
-            self.storable(value, None, target)
-            if not _same(st.globals.get(name), value):
-                st.globals[name] = value
-                self.changed((0, name), decl)
+    def combinations(self, binds, env, positions=()):
+        """Every combination of several bindings (options, reactions) with each value's 1-based
+        position in the list it came from (the child names are shared: copy to keep)."""
+        if not binds:
+            yield env, positions
             return
-        if kind == "field":
-            obj = self.eval(target.obj, env)
-            if isinstance(obj, Seat):
-                decl = self.rules.player_vars.get(target.name)
-                if decl is None:
-                    raise RuleError("E0311", f"players have no variable `{target.name}`", target)
-                value = own_copy(self.clamp(decl, value, {"me": obj}))
-                self.storable(value, None, target)
-                if not _same(obj.vars.get(target.name), value):
-                    obj.vars[target.name] = value
-                    self.changed((obj.seat, target.name), decl)
-                return
-            if isinstance(obj, Struct):
-                if target.name not in obj.fields:
-                    raise RuleError("E0311", f"a {obj.record} has no field `{target.name}`",
-                                    target)
-                self.storable(value, obj, target)
-                obj.fields[target.name] = value
-                self.changed(None, None)
-                return
-            if isinstance(obj, Item):
-                raise RuleError("E0306", f"the fields of a component ({obj.record}) cannot be "
-                                "changed", target, "keep changing values in state variables or "
-                                "structures made with `new`")
-            raise RuleError("E0306", f"cannot set `.{target.name}` of {type_name(obj)}", target)
-        if kind == "index":
-            obj = self.eval(target.obj, env)
-            idx = [self.eval(i, env) for i in target.indices]
-            self.storable(value, obj, target)
-            if isinstance(obj, Grid):
-                obj.cells[self.grid_pos(obj, idx, target)] = value
-            elif isinstance(obj, dict):
-                obj[self.map_key(idx, target)] = value
-            elif isinstance(obj, list):
-                obj[self.list_pos(obj, idx, target)] = value
-            else:
-                raise RuleError("E0306", f"cannot index {type_name(obj)}", target)
-            self.changed(self.key_of(target.obj, env), None)
-            return
-        raise RuleError("E0306", "only variables, fields and list or grid cells can be set",
-                        target)
+        first = binds[0]
+        source = first.source(self, env)
+        if isinstance(source, Grid):
+            source = source.cells
+        elif isinstance(source, dict):
+            source = list(source)
+        if not isinstance(source, list):
+            raise RuleError("E0306", f"`{first.name} in ...` needs a list, not "
+                            f"{type_name(source)}", first.node)
+        child = dict(env)
+        for k, value in enumerate(list(source), 1):
+            self.tick(first.node)
+            child[first.name] = value
+            yield from self.combinations(binds[1:], child, positions + (k,))
 
-    def storable(self, value, container, node) -> None:
-        """Refuse a value that would contain its own container or nest too deeply."""
-        if isinstance(value, (list, dict, Grid, Struct)):
-            self.tick(node, elements(value))
-            problem = nesting_problem(value, container, self.limits.max_nesting)
-            if problem:
-                raise RuleError("E0303", f"cannot store this value: {problem}", node,
-                                "store a copy, or keep the values side by side")
+    token = staticmethod(option_token)
 
+    def log_decision(self, decision: Decision, chosen: OptionInstance) -> None:
+        who = [decision.player.seat] if decision.secret else None
+        self.log(f"{show(decision.player)}: {chosen.label}", to=who, kind="decision")
+
+    def waiting_frame(self):
+        """The choose frame whose decision the game waits for."""
+        frame = self.stack[-1] if self.stack else None
+        return frame.waiting_frame() if hasattr(frame, "waiting_frame") else frame
+
+    # ------------------------------------------------------------------------- the log
     def log(self, text: str, to: list[int] | None = None, kind: str = "rule") -> None:
         """Add a log line, within the limits on the number of lines and their total size."""
         st = self.state
@@ -315,13 +292,85 @@ class Machine(Evaluator):
                             "log less, or log once per round rather than per step")
         st.add_log(text, to, kind)
 
-    def shown_to_watcher(self, target, env) -> bool:
-        """Whether the audited seat sees the variable `target` (anything else counts as seen)."""
+    # ------------------------------------------------------------------------- changes
+    def unwatched(self, read, env, how=None):
+        """Evaluate where a value goes (a target, a destination) without counting it as seen:
+        adding to a hidden deck or increasing a secret count shows nothing of it."""
+        watcher, self.watcher = self.watcher, None
         try:
-            owner, name = self.unwatched(target, env, self.var_key)
-        except RuleError:
-            return True
-        return not self.hidden_from_watcher(owner, name)
+            return how(read, env) if how is not None else read(self, env)
+        finally:
+            self.watcher = watcher
+
+    def assign(self, target, value, env):
+        st = self.state
+        node = target.node
+        kind = target.kind
+        if kind == "name":
+            name = target.name
+            if target.local:
+                env[name] = value
+                return
+            decl = self.rules.global_vars.get(name)
+            if decl is None:
+                raise RuleError("E0311", f"`{name}` is not a variable that can be set", node,
+                                f"declare it with `global {name}: ...` or `let {name} = ...`")
+            value = own_copy(self.clamp(decl, value, env))
+            self.storable(value, None, node)
+            if not _same(st.globals.get(name), value):
+                st.globals[name] = value
+                self.changed((0, name), decl)
+            return
+        if kind == "field":
+            obj = target.obj(self, env)
+            name = node.name
+            if isinstance(obj, Seat):
+                decl = self.rules.player_vars.get(name)
+                if decl is None:
+                    raise RuleError("E0311", f"players have no variable `{name}`", node)
+                value = own_copy(self.clamp(decl, value, {"me": obj}))
+                self.storable(value, None, node)
+                if not _same(obj.vars.get(name), value):
+                    obj.vars[name] = value
+                    self.changed((obj.seat, name), decl)
+                return
+            if isinstance(obj, Struct):
+                if name not in obj.fields:
+                    raise RuleError("E0311", f"a {obj.record} has no field `{name}`", node)
+                self.storable(value, obj, node)
+                obj.fields[name] = value
+                self.changed(None, None)
+                return
+            if isinstance(obj, Item):
+                raise RuleError("E0306", f"the fields of a component ({obj.record}) cannot be "
+                                "changed", node, "keep changing values in state variables or "
+                                "structures made with `new`")
+            raise RuleError("E0306", f"cannot set `.{name}` of {type_name(obj)}", node)
+        if kind == "index":
+            obj = target.obj(self, env)
+            idx = [i(self, env) for i in target.indices]
+            self.storable(value, obj, node)
+            if isinstance(obj, Grid):
+                obj.cells[self.grid_pos(obj, idx, node)] = value
+            elif isinstance(obj, dict):
+                obj[self.map_key(idx, node)] = value
+            elif isinstance(obj, list):
+                obj[self.list_pos(obj, idx, node)] = value
+            else:
+                raise RuleError("E0306", f"cannot index {type_name(obj)}", node)
+            self.changed(self.variable_key(node.obj, target.var, env), None)
+            return
+        raise RuleError("E0306", "only variables, fields and list or grid cells can be set",
+                        node)
+
+    def storable(self, value, container, node) -> None:
+        """Refuse a value that would contain its own container or nest too deeply."""
+        if isinstance(value, (list, dict, Grid, Struct)):
+            self.tick(node, elements(value))
+            problem = nesting_problem(value, container, self.limits.max_nesting)
+            if problem:
+                raise RuleError("E0303", f"cannot store this value: {problem}", node,
+                                "store a copy, or keep the values side by side")
 
     def changed(self, key, decl) -> None:
         st = self.state
@@ -329,65 +378,60 @@ class Machine(Evaluator):
         if key is not None:
             if decl is not None and decl.stacked:
                 st.changed_at[key] = st.clock
-            if key in st.reveals_until_changed:  # `reveal x until changed`: the value shown is gone
+            if key in st.reveals_until_changed:  # `reveal x until changed`: its value is gone
                 st.reveals_until_changed.discard(key)
                 st.reveals.pop(key, None)
         self.dirty = True
 
-    def key_of(self, node, env):
-        """(seat or 0, name) when `node` names a state variable (a zone being changed), else
+    def key_of(self, place, env):
+        """(seat or 0, name) when `place` names a state variable (a zone being changed), else
         None; never raises (the statement's own evaluation reports any error)."""
-        kind = node.kind
-        if kind == "name" and node.id in self.rules.global_vars and node.id not in env:
-            return (0, node.id)
-        if kind == "field" and node.name in self.rules.player_vars:
-            try:
-                obj = self.unwatched(node.obj, env)
-            except RuleError:
-                return None
-            return (obj.seat, node.name) if isinstance(obj, Seat) else None
-        return None
+        return self.variable_key(place.node, place.var, env)
+
+    def variable_key(self, node, var, env):
+        if var is None:
+            return None
+        if var[0] == "global":
+            name = var[1]
+            return (0, name) if name in self.rules.global_vars and name not in env else None
+        try:
+            obj = self.unwatched(var[1], env)
+        except RuleError:
+            return None
+        return (obj.seat, var[2]) if isinstance(obj, Seat) and var[2] in self.rules.player_vars \
+            else None
 
     # ---------------------------------------------------------------------------- moving
-    def container(self, node, env):
+    def container(self, place, env):
         """A list to move from/to, or (grid, position) for a grid cell."""
-        if node.kind == "index":
-            obj = self.eval(node.obj, env)
+        if place.grid is not None:
+            obj = place.grid(self, env)
             if isinstance(obj, Grid):
-                idx = [self.eval(i, env) for i in node.indices]
-                return (obj, self.grid_pos(obj, idx, node))
-        value = self.eval(node, env)
+                return (obj, self.grid_pos(obj, [i(self, env) for i in place.cell], place.node))
+        value = place.value(self, env)
         if isinstance(value, list):
             return value
         raise RuleError("E0306", f"can only move from and to lists, decks or grid cells, not "
-                        f"{type_name(value)}", node)
+                        f"{type_name(value)}", place.node)
 
-    def unwatched(self, node, env, read=None):
-        """Evaluate where a value goes (a target, a destination) without counting it as seen:
-        adding to a hidden deck or increasing a secret count shows nothing of it."""
-        watcher, self.watcher = self.watcher, None
-        try:
-            return (read or self.eval)(node, env)
-        finally:
-            self.watcher = watcher
-
-    def do_move(self, s, env):
-        src = self.container(s.source, env)
-        dst = self.unwatched(s.dest, env, self.container)
-        if s.what == "one":
-            item = self.eval(s.item, env)
-            self.take(src, item, s)
+    def move(self, op, env):
+        node = op.node
+        src = self.container(op.source, env)
+        dst = self.unwatched(op.dest, env, self.container)
+        if op.what == "one":
+            item = op.item(self, env)
+            self.take(src, item, node)
             moved = [item]
-        elif s.what == "all":
+        elif op.what == "all":
             moved = self.take_all(src)
         else:
-            n = self.eval(s.item, env)
-            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise RuleError("E0306", "`move top N` needs a number of 0 or more", s)
+            n = op.item(self, env)
+            if type(n) is not int or n < 0:
+                raise RuleError("E0306", "`move top N` needs a number of 0 or more", node)
             moved = self.take_top(src, n)
-        self.put(dst, moved, s.place, s)
-        self.changed(self.key_of(s.source, env), None)
-        self.changed(self.key_of(s.dest, env), None)
+        self.put(dst, moved, op.place, node)
+        self.changed(self.key_of(op.source, env), None)
+        self.changed(self.key_of(op.dest, env), None)
 
     def take(self, src, item, node):
         if isinstance(src, tuple):
@@ -441,311 +485,46 @@ class Machine(Evaluator):
             raise RuleError("E0303", f"a list of {len(dst):,} elements is too large (limit "
                             f"{self.limits.max_collection:,})", node)
 
-    def do_add(self, s, env):
-        dst = self.unwatched(s.dest, env, self.container)
-        self.put(dst, [self.eval(s.value, env)], s.place, s)
-        self.changed(self.key_of(s.dest, env), None)
-
-    def do_remove(self, s, env):
-        self.take(self.unwatched(s.source, env, self.container), self.eval(s.value, env), s)
-        self.changed(self.key_of(s.source, env), None)
-
-    def do_shuffle(self, s, env):
-        target = self.unwatched(s.target, env)
+    def shuffle(self, op, env):
+        target = self.unwatched(op.target.value, env)
         if not isinstance(target, list):
-            raise RuleError("E0306", f"can only shuffle a list or deck, not {type_name(target)}", s)
-        if self.watcher is not None and self.shown_to_watcher(s.target, env):
+            raise RuleError("E0306", f"can only shuffle a list or deck, not {type_name(target)}",
+                            op.node)
+        key = self.key_of(op.target, env)
+        if self.watcher is not None and (key is None or not self.hidden_from_watcher(*key)):
             self.saw_hidden = True  # the watcher sees the new order: a random draw shown
-        self.tick(s, len(target))
+        self.tick(op.node, len(target))
         self.state.rng.shuffle(target)
-        self.changed(self.key_of(s.target, env), None)
+        self.changed(key, None)
 
-    # --------------------------------------------------------------------------- control
-    def do_if(self, s, env):
-        for br in s.branches:
-            if truth(self.eval(br.test, env), br.test):
-                yield from self.block(br.body, env)
-                return
-        if s.otherwise is not None:
-            yield from self.block(s.otherwise, env)
-
-    def do_for(self, s, env):
-        source = self.eval(s.binding.source, env)
-        if isinstance(source, Grid):
-            source = source.cells
-        elif isinstance(source, dict):
-            source = list(source)
-        if not isinstance(source, list):
-            raise RuleError("E0306", f"`for` needs a list, not {type_name(source)}", s.binding)
-        try:
-            for v in list(source):
-                self.tick(s)
-                if s.where is not None and not truth(
-                        self.eval(s.where, {**env, s.binding.name: v}), s.where):
-                    continue
-                yield from self.bound(env, {s.binding.name: v}, s.body)
-        except _Stop:
-            pass
-
-    def do_repeat(self, s, env):
-        n = self.eval(s.count, env)
-        if not isinstance(n, int) or isinstance(n, bool):
-            raise RuleError("E0306", "`repeat` needs a number", s)
-        try:
-            for _ in range(max(0, n)):
-                self.tick(s)  # a turn of a loop is a step, even with nothing in it
-                yield from self.block(s.body, env)
-        except _Stop:
-            pass
-
-    def do_while(self, s, env):
-        try:
-            while truth(self.eval(s.test, env), s.test):
-                self.tick(s)
-                yield from self.block(s.body, env)
-        except _Stop:
-            pass
-
-    def do_stop(self, s, env):
-        raise _Stop(s)
-
-    def do_pass(self, s, env):
-        raise _Pass(s)
-
-    def do_end_game(self, s, env):
-        self.log("The game ends.", kind="flow")
-        raise _EndGame(s)
-
-    def do_step(self, s, env):
-        yield from self.block(s.body, env)
-
-    def do_cited(self, s, env):
-        yield from self.block(s.body, env)
-
-    def do_match_stmt(self, s, env):
-        subject = self.eval(s.subject, env)
-        for arm in s.arms:
-            if arm.value is None or _same(subject, self.eval(arm.value, env)):
-                yield from self.block(arm.body, env)
-                return
-        raise RuleError("E0306", f"no arm of this `match` is for `{show(subject)}`", s,
-                        "add an `else: { }` arm")
-
-    def do_rotate(self, s, env):
-        among = self.eval(s.among, env)
+    def rotate(self, node, among):
         if not isinstance(among, list) or not all(isinstance(p, Seat) for p in among):
-            raise RuleError("E0306", "`rotate ... among` needs a list of players", s.among)
-        decl = self.rules.player_vars.get(s.name)
+            raise RuleError("E0306", "`rotate ... among` needs a list of players", node.among)
+        decl = self.rules.player_vars.get(node.name)
         if decl is None:
-            raise RuleError("E0311", f"players have no variable `{s.name}`", s)
-        self.tick(s, len(among))
-        values = [p.vars[s.name] for p in among]
+            raise RuleError("E0311", f"players have no variable `{node.name}`", node)
+        self.tick(node, len(among))
+        values = [p.vars[node.name] for p in among]
         for p, value in zip(among[1:] + among[:1], values):
-            p.vars[s.name] = value
-            self.changed((p.seat, s.name), decl)
+            p.vars[node.name] = value
+            self.changed((p.seat, node.name), decl)
 
-    def do_phase(self, s, env):
-        if s.when is not None and not truth(self.eval(s.when, env), s.when):
-            return
-        st = self.state
-        previous = st.phase
-        st.phase = s.name
-        self.log(f"Phase: {s.name}", kind="phase")
-        yield from self.block(s.body, env)
-        st.phase = previous if previous is not None else st.phase
-
-    def do_turn(self, s, env):
-        st = self.state
-        p = self.eval(s.player, env)
-        previous = st.current
-        st.current = p
-        st.turns += 1
-        yield from self.block(s.body, env)
-        st.current = previous
-
-    def do_rounds(self, s, env):
-        st = self.state
-        count = None
-        if s.mode == "count":
-            count = self.eval(s.expr, env)
-            if type(count) is not int:
-                raise RuleError("E0306", f"`rounds` needs a number of rounds, not "
-                                f"{type_name(count)} `{show(count)}`", s.expr)
-        done = 0
-        try:
-            while True:
-                if s.mode == "count" and done >= count:
-                    break
-                if s.mode == "until" and truth(self.eval(s.expr, env), s.expr):
-                    break
-                self.tick(s)
-                st.round += 1
-                done += 1
-                self.log(f"Round {st.round}", kind="round")
-                yield from self.block(s.body, env)
-        except _Stop:
-            pass
-
-    def do_turns(self, s, env):
-        order = self.eval(s.binding.source, env)
-        if not isinstance(order, list):
-            raise RuleError("E0306", "`turns` needs a list of players", s.binding)
-        passed: set[int] = set()
-        try:
-            while len(passed) < len(order):
-                for i, p in enumerate(order):
-                    if i in passed:
-                        continue
-                    self.tick(s)
-                    st = self.state
-                    st.turns += 1
-                    previous, st.current = st.current, p
-                    try:
-                        yield from self.bound(env, {s.binding.name: p}, s.body)
-                    except _Pass:
-                        passed.add(i)
-                    finally:
-                        st.current = previous
-        except _Stop:
-            pass
-
-    def do_turns_from(self, s, env):
-        """Turns in an order the rules compute: from `start`, then whoever `then` names after
-        each turn, until `until` holds (looked at before each turn)."""
-        st = self.state
-        p = self.eval(s.start, env)
-        try:
-            while True:
-                self.tick(s)
-                names = {s.name: p}
-                if truth(self.eval(s.until, {**env, **names}), s.until):
-                    break
-                if not isinstance(p, Seat):
-                    raise RuleError("E0306", f"a turn needs a player, not {type_name(p)}",
-                                    s.then if st.turns else s.start)
-                st.turns += 1
-                previous, st.current = st.current, p
-                try:
-                    yield from self.bound(env, names, s.body)
-                finally:
-                    st.current = previous
-                p = self.eval(s.then, {**env, **names})
-        except _Stop:
-            pass
-
-    def do_simultaneously(self, s, env):
-        """Every player decides against the same state, and what the decisions do takes effect
-        only once all have decided: each player's part runs up to its next decision, those
-        decisions are asked one after the other (secretly), then their options are carried out
-        in player order, each up to that player's next decision, and so on (a round of
-        decisions at a time)."""
-        self.secret_depth += 1
-        branches = []
-        try:
-            source = self.eval(s.binding.source, env)
-            if not isinstance(source, list):
-                raise RuleError("E0306", "`simultaneously` needs a list of players", s.binding)
-            waiting = []  # (branch, its next decision)
-            for p in list(source):
-                self.tick(s)
-                branch = self.block(s.body, {**env, s.binding.name: p})
-                branches.append(branch)
-                decision = next(branch, None)
-                if decision is not None:
-                    waiting.append((branch, decision))
-            while waiting:
-                answers = []
-                for branch, decision in waiting:
-                    if decision.clock != self.state.clock:  # asked against the state of now
-                        decision = branch.send(RECOMPUTE)
-                    answer = yield decision
-                    while answer is RECOMPUTE:  # the state was changed from outside (`given`)
-                        decision = branch.send(RECOMPUTE)
-                        answer = yield decision
-                    # The decider reads what they chose at once; it is carried out later.
-                    self.log_decision(decision, decision.by_id[answer])
-                    answers.append(_Logged(answer))
-                went_on = []
-                for (branch, _), answer in zip(waiting, answers):
-                    try:
-                        went_on.append((branch, branch.send(answer)))
-                    except StopIteration:
-                        pass
-                waiting = went_on
-        finally:
-            self.secret_depth -= 1
-            for branch in branches:
-                branch.close()
-
-    def do_do(self, s, env):
-        proc = self.rules.procedures.get(s.name)
-        if proc is None:
-            raise RuleError("E0311", f"unknown procedure `{s.name}`", s)
-        args = [self.eval(a, env) for a in s.args]
-        if len(args) != len(proc.params):
-            raise RuleError("E0306", f"`{s.name}` takes {len(proc.params)} values, got "
-                            f"{len(args)}", s)
-        yield from self.nested(proc.body, self.callee_env(proc.params, args, env), s)
-
-    @staticmethod
-    def callee_env(params, args, env) -> dict:
-        """A called block's names: its parameters, and who made the decision being carried out
-        (so that its log lines inside a secret decision stay private to that player)."""
-        out = dict(zip(params, args))
-        if CHOOSER in env:
-            out[CHOOSER] = env[CHOOSER]
-        return out
-
-    def nested(self, body, env, node):
-        self.depth += 1
-        try:
-            if self.depth > self.limits.max_depth:
-                raise RuleError("E0302", f"calls nest more than {self.limits.max_depth} deep",
-                                node)
-            yield from self.block(body, env)
-        finally:
-            self.depth -= 1
-
-    def do_trigger(self, s, env):
-        args = [self.eval(a, env) for a in s.args]
-        for handler in self.rules.events.get(s.event, ()):
-            if len(handler.params) != len(args):
-                raise RuleError("E0306", f"`{s.event}` handlers take {len(handler.params)} "
-                                f"values, got {len(args)}", s)
-            yield from self.nested(handler.body, self.callee_env(handler.params, args, env), s)
-
-    def do_log(self, s, env):
-        if s.to is not None:
-            who = self.eval(s.to, env)
-            seats = who if isinstance(who, list) else [who]
-            if not all(isinstance(p, Seat) for p in seats):
-                raise RuleError("E0306", "`log ... to` needs a player or a list of players", s.to)
-            to = [p.seat for p in seats]
-        elif self.secret_depth and env.get(CHOOSER) is not None:
-            to = [env[CHOOSER].seat]
-        else:
-            to = None
-        self.log(self.render(s.message, env), to=to)
-
-
-    def do_require(self, s, env):
-        if not truth(self.eval(s.test, env), s.test):
-            raise RuleError("E0309", self.render(s.message, env), s)
-
-    def do_reveal(self, s, env):
-        key = self.var_key(s.target, env)
+    # --------------------------------------------------------------------- visibility
+    def reveal(self, op, env):
+        node = op.node
+        key = self.var_key(node.target, env)
         seats = None
-        if s.to is not None:
-            who = self.eval(s.to, env)
+        if op.to is not None:
+            who = op.to(self, env)
             seats = who if isinstance(who, list) else [who]
             if not all(isinstance(p, Seat) for p in seats):
                 raise RuleError("E0306", "`reveal ... to` needs a player or a list of players",
-                                s.to)
+                                node.to)
         if self.watcher is not None and self.hidden_from_watcher(*key) and (
                 seats is None or any(p.seat == self.watcher for p in seats)):
             self.saw_hidden = True  # shown to the audited seat from now on
         st = self.state
-        if s.until_changed:
+        if node.until_changed:
             st.reveals_until_changed.add(key)
         if seats is None:
             st.reveals[key] = "all"
@@ -756,24 +535,28 @@ class Machine(Evaluator):
             cur.update(p.seat for p in seats)
             st.reveals[key] = cur
 
-    def do_hide(self, s, env):
-        key = self.var_key(s.target, env)
+    def hide(self, target, env):
+        key = self.var_key(target, env)
         self.state.reveals.pop(key, None)
         self.state.reveals_until_changed.discard(key)
 
-    def do_award(self, s, env):
-        amounts = self.eval(s.amounts, env)
+    # ---------------------------------------------------------------------------- awards
+    def award_groups(self, op, env) -> list:
+        """(player, amount) for each ranked player whose rank earns something, in order."""
+        node = op.node
+        amounts = op.amounts(self, env)
         if not isinstance(amounts, list) or not all(type(a) is int for a in amounts):
-            raise RuleError("E0306", "`award` needs a list of numbers, like [5, 3, 1]", s.amounts)
-        rows = []
-        for e in self.iterate(s.binding, s.where, env):
-            rows.append((e[s.binding.name], self.sort_keys(s.keys, e)))
-        ordered = self.order(rows, s)
-        drawn = any(k.kind == "random_key" for k in s.keys)  # a random key leaves no ties
-        rank = 0
-        i = 0
+            raise RuleError("E0306", "`award` needs a list of numbers, like [5, 3, 1]",
+                            node.amounts)
+        name = node.binding.name
+        rows = [(e[name], self.sort_keys(op.keys, e))
+                for e in self.iterate(op.binds, op.where, env, node)]
+        ordered = self.order(rows, node)
+        drawn = any(k.kind == "random_key" for k in node.keys)  # a random key leaves no ties
+        given = []
+        rank = i = 0
         while i < len(ordered):
-            self.tick(s)
+            self.tick(node)
             j = i + 1
             while not drawn and j < len(ordered) and ordered[j][1] == ordered[i][1]:
                 j += 1
@@ -781,134 +564,31 @@ class Machine(Evaluator):
             taken = amounts[rank: rank + len(group)]
             if len(group) == 1:
                 share = taken[0] if taken else None
-            elif s.ties == "share":
+            elif node.ties == "share":
                 share = sum(taken) // len(group) if taken else None
-            elif s.ties == "split":  # the place they tie for, split; the places after it lapse
+            elif node.ties == "split":  # the place they tie for, split; the ones after lapse
                 share = taken[0] // len(group) if taken else None
-            elif s.ties == "all":
+            elif node.ties == "all":
                 share = taken[0] if taken else None
             else:
                 share = None
             if share is not None:
-                for p in group:
-                    yield from self.bound(env, {s.binding.name: p, "amount": share}, s.body)
+                given.extend((p, share) for p in group)
             rank += len(group)
             i = j
+        return given
 
-    # -------------------------------------------------------------------------- decisions
-    def options(self, s: A.Choose, env, player) -> list[OptionInstance]:
-        out: list[OptionInstance] = []
-        seen: set[str] = set()
-        for opt in s.options:
-            for combo, positions in self._combinations(opt.bindings, dict(env), ()):
-                if opt.where is not None and not truth(self.eval(opt.where, combo), opt.where):
-                    continue
-                tokens = [option_token(combo[b.name], pos)
-                          for b, pos in zip(opt.bindings, positions)]
-                oid = ":".join([opt.name] + tokens)
-                base, n = oid, 2
-                while oid in seen:
-                    oid = f"{base}~{n}"
-                    n += 1
-                seen.add(oid)
-                label = self.render(opt.label, combo) if opt.label else \
-                    " ".join([opt.name.replace("_", " ")] + [show(combo[b.name]) for b in opt.bindings])
-                out.append(OptionInstance(oid, label, opt, combo))
-                if len(out) > self.limits.max_options:
-                    raise RuleError("E0303", f"more than {self.limits.max_options} options at "
-                                    "one decision", s, "split the choice into smaller steps")
-        if s.optional and out:
-            out.append(OptionInstance("skip", "Skip", None, env))
-        return out
-
-    def _combinations(self, bindings, env, positions):
-        """Every combination of several bindings (options, reactions), with each value's 1-based
-        position in the list it came from; each source is evaluated once per combination of the
-        bindings before it, which may depend on them."""
-        if not bindings:
-            yield dict(env), positions
-            return
-        first, rest = bindings[0], bindings[1:]
-        source = self.eval(first.source, env)
-        if isinstance(source, Grid):
-            source = source.cells
-        if not isinstance(source, list):
-            raise RuleError("E0306", f"`{first.name} in ...` needs a list, not "
-                            f"{type_name(source)}", first)
-        for k, value in enumerate(list(source), 1):
-            self.tick(first)
-            env[first.name] = value
-            yield from self._combinations(rest, env, positions + (k,))
-        env.pop(first.name, None)
-
-    def do_choose(self, s, env):
-        if not s.repeat:
-            yield from self.choose_once(s, env)
-            return
-        try:  # `repeat choose`: until the player is done, or has nothing else to choose
-            while True:
-                self.tick(s)
-                if (yield from self.choose_once(s, env)) is DONE:
-                    return
-        except _Stop:
-            pass
-
-    def choose_once(self, s, env):
-        player = self.eval(s.player, env)
-        if not isinstance(player, Seat):
-            raise RuleError("E0306", f"`choose` needs a player, not {type_name(player)}", s.player)
-        while True:
-            options = self.options(s, env, player)
-            if s.repeat and options and not any(o.name == DONE for o in s.options):
-                options.append(OptionInstance(DONE, "Done", None, env))
-            if not options:
-                if s.repeat:
-                    return DONE
-                if s.otherwise is not None:
-                    yield from self.block(s.otherwise, env)
-                return
-            prompt = self.render(s.prompt, env) if s.prompt else "Choose"
-            decision = Decision(player, prompt, options, self.secret_depth > 0, s,
-                                clock=self.state.clock)
-            answer = yield decision
-            if answer is RECOMPUTE:
-                continue
-            chosen = decision.by_id[answer]
-            break
-        self.state.decisions += 1
-        if not isinstance(answer, _Logged):
-            self.log_decision(decision, chosen)
-        if chosen.id == DONE and chosen.option is None:
-            return DONE
-        if chosen.option is not None:
-            names = {b.name: chosen.env[b.name] for b in chosen.option.bindings}
-            names[CHOOSER] = player
-            yield from self.bound(env, names, chosen.option.body)
-            if chosen.option.name == DONE:  # a `done` of the rules' own ends the loop too
-                return DONE
-        return None
-
-    def log_decision(self, decision: Decision, chosen: OptionInstance) -> None:
-        who = [decision.player.seat] if decision.secret else None
-        self.log(f"{show(decision.player)}: {chosen.label}", to=who, kind="decision")
-
-    # -------------------------------------------------------------------------- reactions
-    def react(self):
-        self.dirty = False
-        st = self.state
-        for r in self.rules.reactions:
-            self.tick(r)
-            for env, _ in self._combinations(r.bindings, {}, ()):
-                key = (r.name,) + tuple(option_token(env[b.name], 0) for b in r.bindings)
-                now = truth(self.eval(r.condition, env), r.condition)
-                before = st.reaction_flags.get(key, False)
-                if now and not before:
-                    st.reaction_flags[key] = True
-                    yield from self.nested(r.body, env, r)
-                elif not now and before:
-                    st.reaction_flags[key] = False
+    # ------------------------------------------------------------------------ automata
+    def automaton_choice(self, decision: Decision) -> str:
+        for option, keys in self.rules.code.policies.get(decision.player.automaton, ()):
+            matching = [o for o in decision.options if o.option is not None
+                        and o.option.name == option]
+            if matching:
+                node = decision.node
+                rows = [(o, self.sort_keys(keys, o.env)) for o in matching]
+                return self.order(rows, node)[0][0].id
+        return decision.options[0].id
 
 
-# Statements by kind, bound to the class rather than to each machine: a machine holding its own
-# bound methods would be a reference cycle, and a finished game would wait for the collector.
-_STATEMENTS = {name[3:]: fn for name, fn in vars(Machine).items() if name.startswith("do_")}
+__all__ = ["Machine", "Decision", "OptionInstance", "RECOMPUTE", "CONTROL_SIGNALS", "CHOOSER",
+           "option_token", "own_copy"]

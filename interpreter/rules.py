@@ -47,6 +47,8 @@ class Rules:
     chain: list[str] = field(default_factory=list)         # the files it was loaded from
     variants: list[str] = field(default_factory=list)      # variants chosen on top of the file
     compiled: dict = field(default_factory=dict)  # id(node) -> (node, closure): compiler.py
+    code: "Code | None" = None  # the declarations compiled once (see `compile_code`)
+    record_texts: dict = field(default_factory=dict)  # record -> its `show`, compiled
 
     @property
     def automaton_names(self) -> list[str]:
@@ -143,6 +145,7 @@ def compile_rules(program: A.Program, file_of=None, source_text: str = "") -> Ru
             rules.scoring = d
         elif isinstance(d, A.WinnerDecl):
             rules.winner = d
+    rules.code = compile_code(rules)
     _write_item_texts(rules)
     rules.declaration_prints = declaration_prints(program)
     whole = json.dumps(rules.declaration_prints, sort_keys=True).encode("utf-8")
@@ -175,7 +178,7 @@ def declaration_prints(program: A.Program) -> dict[str, str]:
 def _write_item_texts(rules: Rules) -> None:
     """How each component reads, for records that say (`record Card show "..."`): components
     never change, so their text is written once, from their fields."""
-    shown = {name: r.show for name, r in rules.records.items() if r.show is not None}
+    shown = rules.record_texts
     if not shown:
         return
     from .errors import RuleError, to_diagnostic
@@ -186,9 +189,82 @@ def _write_item_texts(rules: Rules) -> None:
     reader = Evaluator(rules, GameState(seats=[], rng=Rng(0)), Limits())
     for items in rules.tables.values():
         for item in items:
-            template = shown.get(item.record)
-            if template is not None:
+            text = shown.get(item.record)
+            if text is not None:
                 try:
-                    item.text = reader.render(template, dict(item.fields))
+                    item.text = text(reader, dict(item.fields))
                 except RuleError as e:
                     raise DiagnosticError([to_diagnostic(e, rules.file_of)])
+
+
+@dataclass
+class Code:
+    """The declarations of a ruleset compiled once (``compiler.py`` for expressions,
+    ``flow.py`` for statements), with every name resolved by the scope it stands in."""
+
+    consts: list = field(default_factory=list)        # (name, value)
+    globals: dict = field(default_factory=dict)       # name -> (declaration, starting value)
+    players: dict = field(default_factory=dict)       # name -> (declaration, starting value)
+    bounds: dict = field(default_factory=dict)        # id(state declaration) -> (low, high)
+    defines: dict = field(default_factory=dict)       # name -> body
+    modifiers: dict = field(default_factory=dict)     # define -> [(modifier, when, value)]
+    procedures: dict = field(default_factory=dict)    # name -> (params, block)
+    events: dict = field(default_factory=dict)        # name -> [(params, block)]
+    reactions: list = field(default_factory=list)     # (declaration, bindings, condition, block)
+    invariants: list = field(default_factory=list)    # (declaration, test)
+    policies: dict = field(default_factory=dict)      # automaton -> [(option, keys)]
+    winner: tuple | None = None                       # (declaration, bindings, keys)
+    setup: object = None
+    play: object = None
+    scoring: object = None
+    blocks: list = field(default_factory=list)        # every block, by number (saved frames)
+    ops: list = field(default_factory=list)           # every statement, by number
+
+
+def compile_code(rules: Rules) -> Code:
+    from .compiler import bindings, compile_expr, compile_keys
+    from .flow import Compiler
+
+    c = Compiler()
+    code = Code(blocks=c.blocks, ops=c.ops)
+    none = frozenset()
+    for d in rules.consts:
+        code.consts.append((d.name, compile_expr(d.value, none)))
+    for scope_name, decls, target in (("global", rules.global_vars, code.globals),
+                                      ("player", rules.player_vars, code.players)):
+        scope = frozenset({"me"}) if scope_name == "player" else none
+        for name, d in decls.items():
+            target[name] = (d, compile_expr(d.initial, scope) if d.initial is not None else None)
+            if d.at_least is not None or d.at_most is not None:
+                code.bounds[id(d)] = tuple(compile_expr(b, scope) if b is not None else None
+                                           for b in (d.at_least, d.at_most))
+    for name, d in rules.defines.items():
+        code.defines[name] = compile_expr(d.body, frozenset(d.params))
+    for target, mods in rules.modifiers.items():
+        code.modifiers[target] = [
+            (m, compile_expr(m.when, frozenset(m.params)) if m.when is not None else None,
+             compile_expr(m.value, frozenset(m.params))) for m in mods]
+    for name, d in rules.procedures.items():
+        code.procedures[name] = (d.params, c.block(d.body, frozenset(d.params)))
+    for name, handlers in rules.events.items():
+        code.events[name] = [(h.params, c.block(h.body, frozenset(h.params))) for h in handlers]
+    for r in rules.reactions:
+        binds, inner = bindings(r.bindings, none)
+        code.reactions.append((r, binds, compile_expr(r.condition, inner), c.block(r.body, inner)))
+    for inv in rules.invariants:
+        code.invariants.append((inv, compile_expr(inv.test, none)))
+    for auto in rules.automata:
+        # a policy's keys read the names of whichever option they rank: no fixed scope
+        code.policies[auto.name] = [(p.option, compile_keys(p.keys, None)) for p in auto.policies]
+    if rules.winner is not None:
+        binds, inner = bindings([rules.winner.binding], none)
+        code.winner = (rules.winner, binds, compile_keys(rules.winner.keys, inner))
+    for part in ("setup", "play", "scoring"):
+        decl = getattr(rules, part)
+        if decl is not None:
+            setattr(code, part, c.block(decl.body, none))
+    for name, record in rules.records.items():
+        if record.show is not None:
+            rules.record_texts[name] = compile_expr(record.show,
+                                                    frozenset(f.name for f in record.fields))
+    return code

@@ -51,8 +51,8 @@ def test_mutated_rulesets_fail_with_diagnostics_only(name, data, seed):
     if validate_program(program, name) or any(
             d.is_error for d in check_program(program, lambda n: name)):
         return
-    rules = compile_rules(program, lambda n: name)
     try:
+        rules = compile_rules(program, lambda n: name)  # a record's show is read at load
         game = Game(rules, None, seed, LIMITS)
         play_out(game, {s.seat: RandomAgent(seed + s.seat) for s in game.state.seats},
                  max_decisions=400)

@@ -203,7 +203,10 @@ def test_a_save_is_data_statements_in_it_are_refused(tmp_path):
 def test_a_save_without_its_digest_or_with_a_wrong_one_is_refused(tmp_path):
     path, data = saved_game(tmp_path)
     assert "no digest" in refused(path, {k: v for k, v in data.items() if k != "digest"})
-    assert "does not replay" in refused(path, dict(data, digest="0" * 64))
+    assert "does not hold the game its digest recorded" in refused(path, dict(data, digest="0" * 64))
+    forged = json.loads(json.dumps(data))
+    forged["game"]["state"]["seats"][0]["vars"]["mark"] = {"m": "o"}  # the digest no longer fits
+    assert "digest" in refused(path, forged)
 
 
 def test_a_save_naming_a_file_outside_its_folder_is_refused(tmp_path, outside):
