@@ -14,13 +14,22 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class Span(BaseModel):
-    """Where a node was written: 1-based line and column, end exclusive."""
+    """Where a node was written: its file, 1-based line and column, end exclusive. The file
+    travels with the node, so a node merged from a variant still says where it came from."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     line: int
     column: int
     end_line: int
     end_column: int
+    # Not written out by `rulebook parse` (the file parsed is the file of every span there).
+    file: str | None = Field(default=None, exclude=True)
+
+
+def file_of(node) -> str | None:
+    """The file a node was written in (None for nodes made by the tools, not read)."""
+    span = getattr(node, "span", None)
+    return span.file if span is not None else None
 
 
 class Node(BaseModel):

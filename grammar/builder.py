@@ -5,6 +5,8 @@ the whole tree is checked against the JSON Schema right after parsing.
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from lark import Token
 from lark.exceptions import UnexpectedInput
 from lark.visitors import Transformer_NonRecursive
@@ -12,19 +14,20 @@ from lark.visitors import Transformer_NonRecursive
 from . import ast as A
 
 
+# The file being read: every span names it (set by the parser around one file's build).
+READING: ContextVar[str | None] = ContextVar("rulebook_reading", default=None)
+
+
 def _span(meta) -> A.Span | None:
     if meta is None or getattr(meta, "empty", True):
         return None
-    return _new(A.Span, 
-                line=meta.line, column=meta.column, end_line=meta.end_line, end_column=meta.end_column
-                )
+    return _new(A.Span, line=meta.line, column=meta.column, end_line=meta.end_line,
+                end_column=meta.end_column, file=READING.get())
 
 
 def _tok_span(tok: Token) -> A.Span:
-    return _new(A.Span, 
-                line=tok.line, column=tok.column, end_line=tok.end_line or tok.line,
-                end_column=tok.end_column or tok.column,
-                )
+    return _new(A.Span, line=tok.line, column=tok.column, end_line=tok.end_line or tok.line,
+                end_column=tok.end_column or tok.column, file=READING.get())
 
 
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "\\{", "}": "\\}"}

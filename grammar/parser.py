@@ -15,7 +15,7 @@ from lark.exceptions import UnexpectedInput
 
 from ..validator.diagnostics import Diagnostic, DiagnosticError
 from . import ast as A
-from .builder import _Builder, _BuildError
+from .builder import READING, _Builder, _BuildError
 from .source import (  # noqa: F401 - re-exported: the reading functions are part of this API
     _STRING_OR_COMMENT, MAX_FILE_BYTES, MAX_NESTING, _check_nesting, comments_of, decode_source,
     read_source,
@@ -155,6 +155,7 @@ def _parse_program(text: str, name: str) -> A.Program:
             "E0007", f"a statement longer than {MAX_STATEMENT_TOKENS:,} words and symbols",
             file=name, line=e.tok.line, column=e.tok.column,
             hint="split it with `let`, a `define`, or a table")])
+    reading = READING.set(name)
     try:
         prog = _Builder().transform(tree)
     except _BuildError as e:
@@ -171,6 +172,8 @@ def _parse_program(text: str, name: str) -> A.Program:
         raise DiagnosticError([Diagnostic(
             "E0199", f"internal error while reading the rules ({type(e).__name__}: {e})",
             file=name, hint="please report this with the file that caused it")])
+    finally:
+        READING.reset(reading)
     depth, deepest = _deepest(prog)
     if depth > MAX_TREE_DEPTH:
         raise DiagnosticError([Diagnostic(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import operator
 
 from .errors import RuleError
-from .values import Item, Seat, Struct, Sym
+from .values import Grid, Item, Seat, Struct, Sym
 
 _MISSING = object()
 
@@ -101,6 +101,18 @@ def _index(node, scope):
     table = node.obj.id if node.obj.kind == "name" and (
         scope is None or node.obj.id not in scope) else None
 
+    if len(idx_f) == 2:
+        row_f, col_f = idx_f
+
+        def cell(m, env):
+            obj = obj_f(m, env)
+            r, c = row_f(m, env), col_f(m, env)
+            if type(obj) is Grid and type(r) is int and type(c) is int \
+                    and 1 <= r <= obj.rows and 1 <= c <= obj.columns:
+                return obj.cells[(r - 1) * obj.columns + c - 1]
+            return m.index(obj, [r, c], node, table)
+        return cell
+
     def f(m, env):
         return m.index(obj_f(m, env), [g(m, env) for g in idx_f], node, table)
     return f
@@ -175,8 +187,19 @@ def _binary(node, scope):
             if ta is type(b) and (ta is int or ta is str or ta is Sym or ta is Seat
                                   or ta is Item):
                 return (a == b if ta is int or ta is str else a is b) is want
+            if a is None or b is None:  # `x == none`: nothing else equals none
+                return (a is b) is want
             return m.binary_values(node, a, b)
         return equal
+
+    if op == "..":
+        def span(m, env):
+            a, b = left(m, env), right(m, env)
+            if type(a) is int and type(b) is int and 0 <= b - a < 64:  # small: the common case
+                m.tick(node, b - a + 1)
+                return list(range(a, b + 1))
+            return m.binary_values(node, a, b)
+        return span
 
     def other(m, env):
         return m.binary_values(node, left(m, env), right(m, env))
@@ -320,11 +343,23 @@ def _call(node, scope):
         return changed
 
     def f(m, env):
-        define = m.rules.defines.get(name)
+        code = m.rules.code
+        body = code.defines.get(name)
         values = [a(m, env) for a in args]
-        if define is not None:
-            return m.call_define(define, values, node)
-        return m.call_builtin(name, values, node)
+        if body is None:
+            return m.call_builtin(name, values, node)
+        define = m.rules.defines[name]
+        params = define.params
+        if len(values) != len(params) or name in code.modifiers:
+            return m.call_define(define, values, node)  # the errors, and modifiers after
+        m.depth += 1
+        try:
+            if m.depth > m.limits.max_depth:
+                m.too_deep(define, node)
+            m.tick(node)
+            return body(m, dict(zip(params, values)))
+        finally:
+            m.depth -= 1
     return f
 
 

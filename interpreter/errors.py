@@ -1,6 +1,7 @@
 """Runtime problems in rules become diagnostics that name the rule's file, line and column."""
 from __future__ import annotations
 
+from ..grammar.ast import file_of
 from ..validator.diagnostics import Diagnostic, DiagnosticError, span_fields
 
 
@@ -23,7 +24,7 @@ class IllegalDecision(Exception):
         return Diagnostic("E0310", self.message, hint=self.hint)
 
 
-def to_diagnostic(err: RuleError, file_of) -> Diagnostic:
+def to_diagnostic(err: RuleError) -> Diagnostic:
     node = err.node
     file = file_of(node) if node is not None else None
     return Diagnostic(err.code, err.message, file=file, hint=err.hint,

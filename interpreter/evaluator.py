@@ -427,8 +427,7 @@ class Evaluator:
         self.depth += 1
         try:
             if self.depth > self.limits.max_depth:
-                raise RuleError("E0302", f"`{define.name}` calls itself more than "
-                                f"{self.limits.max_depth} levels deep", node)
+                self.too_deep(define, node)
             self.tick(node)
             code = self.rules.code
             value = code.defines[define.name](self, dict(zip(define.params, args)))
@@ -448,6 +447,10 @@ class Evaluator:
             return value
         finally:
             self.depth -= 1
+
+    def too_deep(self, define, node):
+        raise RuleError("E0302", f"`{define.name}` calls itself more than "
+                        f"{self.limits.max_depth} levels deep", node)
 
     def call_builtin(self, name, args, node):
         fn = _BUILTINS.get(name)

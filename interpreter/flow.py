@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..grammar import ast as A
-from .compiler import Scope, bindings, compile_expr, compile_keys
+from .compiler import bindings, compile_expr, compile_keys
 from .errors import RuleError
 from .values import Grid, Seat, type_name, show
 
@@ -999,7 +999,7 @@ class RunFrame(Frame):
         self.env, self.depth, self.stage = {}, 0, 0
 
     def step(self, m, stack):
-        code, st = m.rules.code, m.state
+        code = m.rules.code
         self.stage += 1
         if self.stage == 1:
             if code.setup is not None:

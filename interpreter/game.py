@@ -29,13 +29,17 @@ SAVE_VERSION = 3
 READABLE_VERSIONS = (1, 2, 3)  # 1 and 2 hold decisions only (replayed); 3 the game as data
 MAX_SAVED_DECISIONS = 1_000_000
 MAX_OPTION_ID = 10_000       # characters in one saved option id
+# When the invariants are checked (docs/engine.md): after every decision, every invariant
+# ("every") or those whose variables changed ("changed"); or at the end of each turn, those whose
+# variables changed during it ("turn").
+INVARIANT_MODES = ("changed", "every", "turn")
 UNDO_DEPTH = 32              # decisions a game can take back without replaying (`undo`)
 
 
 class Game:
     def __init__(self, rules: Rules, players: int | None = None, seed: int = 0,
                  limits: Limits | None = None, ruleset_ref: str | None = None,
-                 check_invariants: bool = True, _start: bool = True):
+                 invariants: str = "changed", _start: bool = True):
         n = rules.min_players if players is None else players
         if type(n) is not int or not (rules.min_players <= n <= rules.max_players) \
                 or n > MAX_PLAYERS:
@@ -48,7 +52,10 @@ class Game:
         self.seed = seed
         self.limits = limits or Limits()
         self.ruleset_ref = ruleset_ref
-        self.check_invariants = check_invariants
+        if invariants not in INVARIANT_MODES:
+            raise ValueError(f"invariants must be one of {', '.join(INVARIANT_MODES)}")
+        self.invariants = invariants
+        self._checked_turn = -1  # the turn the invariants were last checked in ("turn" mode)
         self.history: list[dict] = []
         # Per decision of `history`: whether what followed it showed the decider anything hidden
         # from them (a read of such state, or a random draw); None when not audited.
@@ -77,7 +84,7 @@ class Game:
         return self.pending is None and self.error is None
 
     def _fail(self, err: RuleError) -> None:
-        self.error = to_diagnostic(err, self.rules.file_of)
+        self.error = to_diagnostic(err)
         self.pending = None
         raise DiagnosticError([self.error], self.rules.sources)
 
@@ -101,8 +108,7 @@ class Game:
         except CONTROL_SIGNALS as signal:  # `stop` or `pass` with nothing around it to end
             self._fail(RuleError("E0306", f"`{signal.words}` has no loop or turn to end here",
                                  signal.node))
-        if self.check_invariants:
-            self._check_invariants()
+        self._check_invariants()
 
     def _check_invariants(self) -> None:
         """The invariants hold from the end of setup on (a setup that asks a question midway
@@ -110,9 +116,22 @@ class Game:
         machine = self.machine
         if not machine.set_up:
             return
+        if self.invariants == "turn" and self.pending is not None \
+                and machine.state.turns == self._checked_turn:
+            return  # still in the turn checked last: wait for its end
+        self._checked_turn = machine.state.turns
+        touched, machine.touched = machine.touched, set()
+        if self.invariants == "every":
+            touched = None
         watcher, machine.watcher = machine.watcher, None  # checks show nobody anything
+        # Checking leaves no trace in the game (its steps, structures made, random draws), so
+        # that how often invariants are checked never changes the game itself.
+        st = machine.state
+        kept = st.steps, st.struct_ids, st.rng.state
         try:
-            for inv, test in self.rules.code.invariants:
+            for inv, test, reads in self.rules.code.invariants:
+                if touched is not None and reads is not None and touched.isdisjoint(reads):
+                    continue  # nothing it reads has changed since it last held
                 try:
                     machine.tick(inv)
                     ok = truth(test(machine, {}), inv.test)
@@ -124,6 +143,7 @@ class Game:
                                          f"{inv.description}{detail}", inv))
         finally:
             machine.watcher = watcher
+            st.steps, st.struct_ids, st.rng.state = kept
 
     # -------------------------------------------------------------------------- decisions
     def legal_options(self) -> list[tuple[str, str]]:
@@ -210,8 +230,9 @@ class Game:
         # Kept in memory only (saves hold decisions, copies the state itself).
         self.history.append({"given": list(stmts), "env": dict(env or {})})
         self.revealed.append(None)
-        if self.check_invariants:
-            self._check_invariants()  # a given state must still be one the rules allow
+        self.machine.touched = None  # a given state must still be one the rules allow
+        self._checked_turn = -1
+        self._check_invariants()
         if self.pending is not None:
             self._advance(lambda: machine.resume(RECOMPUTE))
 
@@ -225,12 +246,13 @@ class Game:
         game.audit_reveals = self.audit_reveals
         game.error = self.error
         game._before = list(self._before)
+        game._checked_turn = self._checked_turn
         game._pending_from_flow(self.pending)
         return game
 
     def _empty_like(self) -> "Game":
         return Game(self.rules, self.players, self.seed, self.limits, self.ruleset_ref,
-                    self.check_invariants, _start=False)
+                    self.invariants, _start=False)
 
     def _pending_from_flow(self, was) -> None:
         """After a copy or a load: the decision the flow waits for."""
@@ -322,7 +344,8 @@ class Game:
                 "E0314", f"the saved decisions do not replay: {e.message}",
                 hint="the save was changed, or the rules changed since it was made")])
         recorded = game.digest() if data["version"] == 3 else game.state_digest()
-        if data["digest"] != recorded and not accept_changed_rules:
+        rules_changed = data["rules_fingerprint"] != rules.fingerprint
+        if data["digest"] != recorded and not (accept_changed_rules and rules_changed):
             raise DiagnosticError([Diagnostic(
                 "E0314", "the save does not replay to the state it recorded",
                 hint="the save was changed after it was written")])

@@ -49,6 +49,9 @@ class Machine(Evaluator):
         self.set_up = False  # setup has run to its end: from then on the invariants hold
         self.secret_depth = 0  # inside the parts of `simultaneously`: decisions are secret
         self.dirty = False  # the state changed since the reactions were last looked at
+        # The variables changed since the invariants were last checked; None: unknown which
+        # (a structure's field, a list reached through a local name), so check them all.
+        self.touched: set[str] | None = None
         self.stack: list = [RunFrame()]
 
     # --------------------------------------------------------------------------- running
@@ -375,7 +378,11 @@ class Machine(Evaluator):
     def changed(self, key, decl) -> None:
         st = self.state
         st.clock += 1
-        if key is not None:
+        if key is None:
+            self.touched = None
+        else:
+            if self.touched is not None:
+                self.touched.add(key[1])
             if decl is not None and decl.stacked:
                 st.changed_at[key] = st.clock
             if key in st.reveals_until_changed:  # `reveal x until changed`: its value is gone

@@ -4,7 +4,6 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..grammar import ast as A
 from ..validator.diagnostics import Diagnostic, DiagnosticError, span_fields
@@ -15,7 +14,6 @@ from .values import Item, Sym
 @dataclass
 class Rules:
     program: A.Program
-    file_of: Callable[[object], str | None]
     title: str
     min_players: int
     max_players: int
@@ -81,13 +79,13 @@ def _is_enum_field(record: A.RecordDecl | None, col: str) -> bool:
     return False
 
 
-def compile_rules(program: A.Program, file_of=None, source_text: str = "") -> Rules:
+def compile_rules(program: A.Program, source_text: str = "") -> Rules:
     """Arrange a (merged, validated) program for execution."""
     header = program.header
     title = header.title if header else "untitled"
     lo = getattr(header, "min_players", None) or 1
     hi = getattr(header, "max_players", None) or lo
-    rules = Rules(program=program, file_of=file_of or (lambda n: None), title=title,
+    rules = Rules(program=program, title=title,
                   min_players=lo, max_players=hi)
     for d in program.declarations:
         if isinstance(d, A.EnumDecl):
@@ -107,7 +105,7 @@ def compile_rules(program: A.Program, file_of=None, source_text: str = "") -> Ru
                 if len(items) + count > MAX_TABLE_ITEMS:  # `rulebook check` reports it (E0224)
                     raise DiagnosticError([Diagnostic(
                         "E0224", f"table `{d.name}` makes more than {MAX_TABLE_ITEMS:,} "
-                        "components", file=rules.file_of(d), **span_fields(d.span))])
+                        "components", file=A.file_of(d), **span_fields(d.span))])
                 for k in range(count):
                     if key is None:
                         item_id = f"{d.name}#{len(items) + 1}"
@@ -194,7 +192,7 @@ def _write_item_texts(rules: Rules) -> None:
                 try:
                     item.text = text(reader, dict(item.fields))
                 except RuleError as e:
-                    raise DiagnosticError([to_diagnostic(e, rules.file_of)])
+                    raise DiagnosticError([to_diagnostic(e)])
 
 
 @dataclass
@@ -211,7 +209,7 @@ class Code:
     procedures: dict = field(default_factory=dict)    # name -> (params, block)
     events: dict = field(default_factory=dict)        # name -> [(params, block)]
     reactions: list = field(default_factory=list)     # (declaration, bindings, condition, block)
-    invariants: list = field(default_factory=list)    # (declaration, test)
+    invariants: list = field(default_factory=list)    # (declaration, test, reads)
     policies: dict = field(default_factory=dict)      # automaton -> [(option, keys)]
     winner: tuple | None = None                       # (declaration, bindings, keys)
     setup: object = None
@@ -223,6 +221,7 @@ class Code:
 
 def compile_code(rules: Rules) -> Code:
     from .compiler import bindings, compile_expr, compile_keys
+    from .dependencies import variables_read
     from .flow import Compiler
 
     c = Compiler()
@@ -252,7 +251,8 @@ def compile_code(rules: Rules) -> Code:
         binds, inner = bindings(r.bindings, none)
         code.reactions.append((r, binds, compile_expr(r.condition, inner), c.block(r.body, inner)))
     for inv in rules.invariants:
-        code.invariants.append((inv, compile_expr(inv.test, none)))
+        code.invariants.append((inv, compile_expr(inv.test, none),
+                                variables_read(inv.test, rules)))
     for auto in rules.automata:
         # a policy's keys read the names of whichever option they rank: no fixed scope
         code.policies[auto.name] = [(p.option, compile_keys(p.keys, None)) for p in auto.policies]

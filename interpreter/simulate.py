@@ -32,9 +32,9 @@ def agent_seed(game_seed: int, seat: int) -> int:
 
 
 def play_one(rules: Rules, players: int | None, index: int, seed: int, agent: str,
-             limits: Limits | None = None) -> GameRecord:
+             limits: Limits | None = None, invariants: str = "turn") -> GameRecord:
     try:
-        game = Game(rules, players, seed, limits)
+        game = Game(rules, players, seed, limits, invariants=invariants)
     except DiagnosticError as e:
         return GameRecord(index, seed, [], {}, 0, 0, 0, 0, e.diagnostics[0].to_dict())
     agents = {s.seat: RandomAgent(agent_seed(seed, s.seat)) if agent == "random" else FirstAgent()
@@ -61,26 +61,27 @@ def _init_worker(loader: Callable[[], Rules], limits: Limits | None) -> None:
 
 
 def _work(args) -> list[GameRecord]:
-    players, first, last, base_seed, agent = args
-    return [play_one(_worker_rules, players, i, base_seed + i, agent, _worker_limits)
+    players, first, last, base_seed, agent, invariants = args
+    return [play_one(_worker_rules, players, i, base_seed + i, agent, _worker_limits, invariants)
             for i in range(first, last)]
 
 
 def simulate(rules: Rules, loader: Callable[[], Rules], games: int, players: int | None,
              seed: int, jobs: int = 1, agent: str = "random",
              progress: Callable[[int], None] | None = None,
-             limits: Limits | None = None) -> tuple[list[GameRecord], float]:
+             limits: Limits | None = None,
+             invariants: str = "turn") -> tuple[list[GameRecord], float]:
     """Play `games` games; game i uses seed `seed + i`, so results do not depend on `jobs`."""
     start = time.perf_counter()
     records: list[GameRecord] = []
     if jobs <= 1:
         for i in range(games):
-            records.append(play_one(rules, players, i, seed + i, agent, limits))
+            records.append(play_one(rules, players, i, seed + i, agent, limits, invariants))
             if progress:
                 progress(1)
     else:
         chunk = max(1, min(50, games // (jobs * 4) or 1))
-        batches = ((players, s, min(games, s + chunk), seed, agent)
+        batches = ((players, s, min(games, s + chunk), seed, agent, invariants)
                    for s in range(0, games, chunk))
         with ProcessPoolExecutor(max_workers=min(jobs, games), initializer=_init_worker,
                                  initargs=(loader, limits)) as pool:

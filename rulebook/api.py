@@ -70,10 +70,10 @@ def _compile_path(path: str, variants: tuple[str, ...] = ()) -> Rules:
         raise DiagnosticError(errors, result.sources)
     ruleset = load_ruleset(path, variants)
     if variants:  # each file passed its own check; the combination is checked as a whole
-        errors = [d for d in check_program(ruleset.program, ruleset.file_of) if d.is_error]
+        errors = [d for d in check_program(ruleset.program) if d.is_error]
         if errors:
             raise DiagnosticError(errors, ruleset.files)
-    rules = compile_rules(ruleset.program, ruleset.file_of)
+    rules = compile_rules(ruleset.program)
     rules.source_path = path
     rules.sources = dict(ruleset.files)
     rules.chain = list(ruleset.chain)

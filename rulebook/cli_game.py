@@ -231,9 +231,14 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
               help="Worker processes.")
 @click.option("--agent", type=click.Choice(["random", "first"]), default="random", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
+@click.option("--invariants", type=click.Choice(["turn", "changed", "every"]), default="turn",
+              show_default=True,
+              help="When invariants are checked: at the end of each turn, after every decision "
+                   "those whose variables changed, or all of them after every decision.")
 @VARIANT_OPTION
 @MEMORY_OPTION
-def simulate(ruleset, games, players, seed, jobs, agent, as_json, variants, max_memory):
+def simulate(ruleset, games, players, seed, jobs, agent, as_json, invariants, variants,
+             max_memory):
     """Play many games with bots; print wins and mean score per seat and game length.
 
     Results go to standard output and are identical for the same seed, whatever --jobs is;
@@ -260,7 +265,7 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json, variants, max_
     records, seconds = run(rules, partial(load, ruleset, variants), games, players, seed, jobs,
                            agent,
                            progress=(lambda n: bar.advance(task, n)) if bar else None,
-                           limits=limits)
+                           limits=limits, invariants=invariants)
     if bar:
         bar.stop()
     seats = players or rules.min_players

@@ -226,7 +226,6 @@ def scenario_ruleset(file: str, ref: str, node=None) -> str:
 
 # ---------------------------------------------------------------------------------- parsing
 _PARSED: dict[str, tuple[tuple[int, int], str, A.Program]] = {}
-_NODE_IDS: dict[int, list[int]] = {}  # id(cached program) -> ids of all its nodes
 
 
 def _stamp(path: str) -> tuple[int, int] | None:
@@ -252,8 +251,6 @@ def parse_cached(path: str) -> tuple[str, A.Program]:
     text = read_source(path)
     program = _parse_with_disk_cache(text, path)
     if stamp is not None:
-        if hit is not None:
-            _NODE_IDS.pop(id(hit[2]), None)
         _PARSED[key] = (stamp, text, program)
     return text, program
 
@@ -270,16 +267,6 @@ def _parse_with_disk_cache(text: str, path: str) -> A.Program:
     return program
 
 
-def _node_ids(program: A.Program) -> list[int]:
-    """Ids of every node of a program (computed once for cached programs)."""
-    ids = _NODE_IDS.get(id(program))
-    if ids is None:
-        ids = [id(n) for n in walk(program)]
-        if any(entry[2] is program for entry in _PARSED.values()):
-            _NODE_IDS[id(program)] = ids
-    return ids
-
-
 walk = A.walk
 
 
@@ -294,13 +281,6 @@ class Ruleset:
     game_title: str = ""
     variant_titles: list[str] = field(default_factory=list)
     variants: list[str] = field(default_factory=list)   # the variants chosen on top of the file
-    origin: dict[int, str] = field(default_factory=dict, repr=False)
-    # The nodes ``origin`` refers to, kept alive so that no id is reused while this lives.
-    keep_alive: list = field(default_factory=list, repr=False)
-
-    def file_of(self, node) -> str | None:
-        """The file an AST node of the merged program was written in."""
-        return self.origin.get(id(node))
 
 
 # ---------------------------------------------------------------------------------- loading
@@ -383,11 +363,8 @@ def _merge_programs(chain: list[str], programs: list[A.Program], texts: list[str
     misplaced = misplaced_overrides(root, chain[0])
     if misplaced:
         raise DiagnosticError(misplaced)
-    origin: dict[int, str] = {}
-    for file, program in zip(chain, programs):
-        origin.update(dict.fromkeys(_node_ids(program), file))
     lineage = lineage or {f: chain[:i] for i, f in enumerate(chain)}
-    merger = _Merger(list(root.declarations), origin, chain[0], lineage)
+    merger = _Merger(list(root.declarations), chain[0], lineage)
     header = root.header
     titles = []
     for file, program in zip(chain[1:], programs[1:]):
@@ -403,14 +380,11 @@ def _merge_programs(chain: list[str], programs: list[A.Program], texts: list[str
         header = header.model_copy(update=updates)
     if merger.errors:
         raise DiagnosticError(merger.errors)
-    origin[id(header)] = chain[-1] if len(chain) > 1 else chain[0]
-    merged = A.Program(kind="program", span=programs[-1].span, header=header,
+    merged = A.Program.model_construct(kind="program", span=programs[-1].span, header=header,
                        declarations=merger.declarations, overrides=[],
                        scenarios=list(programs[-1].scenarios))
-    origin[id(merged)] = chain[-1]
     return Ruleset(program=merged, files=dict(zip(chain, texts)), chain=chain,
-                   game_title=root.header.title, variant_titles=titles, origin=origin,
-                   keep_alive=[*programs, merged, header])
+                   game_title=root.header.title, variant_titles=titles)
 
 
 def _read_chain(path: str) -> tuple[list[str], list[A.Program], list[str]]:
@@ -487,10 +461,8 @@ class _Merger:
     or changed; two variants chosen side by side (neither extends the other) may not change the
     same declaration, step or player count (E0513)."""
 
-    def __init__(self, declarations: list, origin: dict[int, str], game_file: str,
-                 lineage: dict[str, list[str]]):
+    def __init__(self, declarations: list, game_file: str, lineage: dict[str, list[str]]):
         self.declarations = declarations
-        self.origin = origin
         self.lineage = lineage
         self.errors: list[Diagnostic] = []
         self.defined_in: dict[tuple, str] = {_decl_key(d): game_file for d in declarations}
@@ -566,7 +538,7 @@ class _Merger:
     def _patch_step(self, patch: A.StepPatch, file: str) -> None:
         if patch.mode == "override" and not self.claim(("step", patch.step), file, patch):
             return
-        patcher = _StepPatcher(patch, self.origin)
+        patcher = _StepPatcher(patch)
         self.declarations = [patcher.node(d) for d in self.declarations]
         if patcher.hits == 0:
             names = sorted({n.name for d in self.declarations for n in walk(d)
@@ -609,9 +581,8 @@ def _reaches_step(tp, seen: set) -> bool:
 class _StepPatcher:
     """Rewrites every statement list holding `step NAME`; copies the nodes on the way there."""
 
-    def __init__(self, patch: A.StepPatch, origin: dict[int, str]):
+    def __init__(self, patch: A.StepPatch):
         self.patch = patch
-        self.origin = origin
         self.hits = 0
 
     def node(self, node):
@@ -623,9 +594,7 @@ class _StepPatcher:
                 updates[name] = new
         if not updates:
             return node
-        copy = node.model_copy(update=updates)
-        self.origin[id(copy)] = self.origin.get(id(node), "")
-        return copy
+        return node.model_copy(update=updates)  # the copy keeps the span: its file
 
     def _value(self, value):
         if isinstance(value, A.Node):
@@ -650,8 +619,6 @@ class _StepPatcher:
         body = list(self.patch.body)
         if self.patch.mode == "override":
             # The step keeps its name, so a later variant can patch it again.
-            copy = step.model_copy(update={"body": body})
-            self.origin[id(copy)] = self.origin.get(id(step), "")
-            return [copy]
+            return [step.model_copy(update={"body": body})]
         inner = self.node(step)  # a nested step of the same name is patched too
         return [*body, inner] if self.patch.mode == "before" else [inner, *body]

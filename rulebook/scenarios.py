@@ -78,7 +78,7 @@ def _rules_for(file: str, program, ruleset: str | None, node, variants: tuple[st
         return rules
     merged = rules.program.model_copy(
         update={"declarations": [*rules.program.declarations, *helpers]})
-    with_helpers = compile_rules(merged, lambda n: rules.file_of(n) or file)
+    with_helpers = compile_rules(merged)
     for name in ("source_path", "sources", "chain", "variants"):
         setattr(with_helpers, name, getattr(rules, name))
     return with_helpers

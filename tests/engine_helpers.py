@@ -8,7 +8,7 @@ from rulebook.interpreter.state import Limits
 
 
 def rules_of(text: str):
-    return compile_rules(parse_text(text, "<test>"), lambda node: "<test>")
+    return compile_rules(parse_text(text, "<test>"))
 
 
 def game_of(text: str, players: int | None = None, seed: int = 0, limits: Limits | None = None):

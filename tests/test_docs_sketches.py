@@ -547,7 +547,7 @@ def test_hardest_rules_sketch_runs(game):
 def run_checked(text: str, name: str) -> None:
     """Parse, check (no errors allowed) and run every scenario of a program."""
     program = parse_text(text, name)
-    errors = [d for d in check_program(program, lambda node: name) if d.is_error]
+    errors = [d for d in check_program(program) if d.is_error]
     assert not errors, "\n".join(f"{d.located()}: [{d.code}] {d.message}" for d in errors)
     rules = compile_rules(program)
     results = run_scenarios(program, name, lambda ref, node=None, variants=(): rules)

@@ -49,10 +49,10 @@ def test_mutated_rulesets_fail_with_diagnostics_only(name, data, seed):
     except DiagnosticError:
         return
     if validate_program(program, name) or any(
-            d.is_error for d in check_program(program, lambda n: name)):
+            d.is_error for d in check_program(program)):
         return
     try:
-        rules = compile_rules(program, lambda n: name)  # a record's show is read at load
+        rules = compile_rules(program)  # a record's show is read at load
         game = Game(rules, None, seed, LIMITS)
         play_out(game, {s.seat: RandomAgent(seed + s.seat) for s in game.state.seats},
                  max_decisions=400)

@@ -10,7 +10,7 @@ from rulebook.validator.semantic import check_program
 
 
 def problems(text: str) -> list[tuple[str, int]]:
-    return [(d.code, d.line) for d in check_program(parse_text(text, "t"), lambda n: "t")
+    return [(d.code, d.line) for d in check_program(parse_text(text, "t"))
             if d.is_error]
 
 
@@ -255,10 +255,10 @@ def test_reveal_of_part_of_a_variable_is_refused_by_check():
 
 def test_state_kept_to_be_shown_is_not_reported_unread():
     text = header() + "player score: int shown\nplay {\n    increase players[1].score by 1\n}\n"
-    warnings = [d.code for d in check_program(parse_text(text, "t"), lambda n: "t")]
+    warnings = [d.code for d in check_program(parse_text(text, "t"))]
     assert "W0201" not in warnings
     assert "W0201" in [d.code for d in check_program(
-        parse_text(text.replace(" shown", ""), "t"), lambda n: "t")]
+        parse_text(text.replace(" shown", ""), "t"))]
 
 
 def test_comprehensions_take_several_bindings_and_tables_are_read_by_row_name():

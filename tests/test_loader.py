@@ -89,8 +89,8 @@ def test_a_game_file_loads_as_itself(tmp_path):
     assert [s.name for s in rs.program.scenarios] == ["base only"]
     assert rs.files == {game: GAME}
     const = decl(rs.program, "const", "hand_size")
-    assert rs.file_of(const) == game
-    assert rs.file_of(const.value) == game
+    assert A.file_of(const) == game
+    assert A.file_of(const.value) == game
 
 
 def test_variant_adds_overrides_and_sets_players_and_title(tmp_path):
@@ -113,9 +113,9 @@ scenario "variant only" {
     assert rs.chain == [game, variant]
     hand = decl(rs.program, "const", "hand_size")
     assert hand.value.value == 5
-    assert rs.file_of(hand) == variant
-    assert rs.file_of(decl(rs.program, "const", "bonus")) == variant
-    assert rs.file_of(decl(rs.program, "state", "pot")) == game
+    assert A.file_of(hand) == variant
+    assert A.file_of(decl(rs.program, "const", "bonus")) == variant
+    assert A.file_of(decl(rs.program, "state", "pot")) == game
     # The override takes the place of the original declaration.
     names = [getattr(d, "name", d.kind) for d in rs.program.declarations]
     assert names.index("hand_size") < names.index("pot")
@@ -141,7 +141,7 @@ def test_variant_of_a_variant_takes_the_last_player_count(tmp_path):
     assert rs.variant_titles == ["A", "B"]
     assert (rs.program.header.min_players, rs.program.header.max_players) == (3, 3)
     assert decl(rs.program, "const", "hand_size").value.value == 9
-    assert rs.file_of(decl(rs.program, "const", "hand_size")) == b
+    assert A.file_of(decl(rs.program, "const", "hand_size")) == b
 
 
 def test_extends_is_relative_to_the_variant_file(tmp_path):
@@ -158,7 +158,7 @@ def test_singleton_override_replaces_setup(tmp_path):
     rs = load_ruleset(variant)
     setup = decl(rs.program, "setup")
     assert [s.kind for s in setup.body] == ["set"]
-    assert rs.file_of(setup) == variant
+    assert A.file_of(setup) == variant
 
 
 def test_override_of_an_event_replaces_all_its_handlers(tmp_path):
@@ -203,10 +203,10 @@ override step deal {
     assert [s.kind for s in option.body] == ["log", "step", "log"]
     deal = steps_named(decl(rs.program, "setup"), "deal")[0]
     assert deal.body[0].value.value == 99
-    assert rs.file_of(deal) == game  # the step stays the game's; its new body is the variant's
-    assert rs.file_of(deal.body[0]) == variant
-    assert rs.file_of(procedure.body[0]) == variant
-    assert rs.file_of(procedure) == game
+    assert A.file_of(deal) == game  # the step stays the game's; its new body is the variant's
+    assert A.file_of(deal.body[0]) == variant
+    assert A.file_of(procedure.body[0]) == variant
+    assert A.file_of(procedure) == game
 
 
 def test_merging_does_not_change_the_parsed_game(tmp_path):

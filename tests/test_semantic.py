@@ -16,7 +16,7 @@ HEADER_LINES = 3
 
 def diagnostics(body: str, *, warnings: bool = False):
     program = parse_text(HEADER + body, "t.rules")
-    found = check_program(program, lambda node: "t.rules")
+    found = check_program(program)
     assert all(d.file == "t.rules" for d in found)
     return [d for d in found if warnings or d.is_error]
 
@@ -521,7 +521,7 @@ def test_the_deepest_trees_the_parser_accepts_are_checked():
             except DiagnosticError:
                 break
         assert n > 30
-        assert [d.code for d in check_program(deepest, lambda node: "t.rules")] == expected
+        assert [d.code for d in check_program(deepest)] == expected
 
 
 def test_the_builtin_table_is_what_the_engine_implements():
@@ -540,7 +540,7 @@ def test_a_list_of_positions_is_a_valid_index():
     program = parse_text('game "T" {\n    players 2\n}\nglobal picked: list of int\n'
                          'play { set picked = [10, 20, 30][2..3] }\n'
                          'winner p in players by size(picked)\n', "t.rules")
-    assert [d.code for d in check_program(program, lambda n: "t.rules")] == []
+    assert [d.code for d in check_program(program)] == []
 
 
 def test_maps_are_typed_by_their_values():
@@ -551,7 +551,7 @@ def test_maps_are_typed_by_their_values():
         program = parse_text('game "T" {\n    players 2\n}\nenum Space { a, b }\n'
                              'global m: map of Space to int\nglobal t: text\n' + body +
                              'winner p in players by m[a] + size(t)\n', "t.rules")
-        return [d.code for d in check_program(program, lambda n: "t.rules") if d.is_error]
+        return [d.code for d in check_program(program) if d.is_error]
 
     assert codes("play { increase m[a] by 1 }\n") == []
     assert codes("play { set t = m[a] }\n") == ["E0220"]

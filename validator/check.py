@@ -56,10 +56,10 @@ def check_path(path: str | Path) -> CheckResult:
             return result
         cache.store(valid_key, True)
     found: list[Diagnostic] = []
-    for checked, file_of, sources, scenarios_only, helpers in _programs_to_check(
+    for checked, sources, scenarios_only, helpers in _programs_to_check(
             program, file, found, result.sources):
         result.sources.update(sources)
-        found.extend(check_program(checked, file_of, scenarios_only, helpers))
+        found.extend(check_program(checked, scenarios_only, helpers))
     result.diagnostics = _own_or_errors(found, file)
     return result
 
@@ -157,8 +157,8 @@ def _assumption_name(node) -> str:
 
 def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic],
                        sources: dict[str, str]):
-    """(program, file_of, sources, scenarios only?) for each whole program this file is in."""
-    from ..loader import load_ruleset, misplaced_overrides, scenario_ruleset, walk
+    """(program, sources, scenarios only?, helpers) for each whole program this file is in."""
+    from ..loader import load_ruleset, misplaced_overrides, scenario_ruleset
 
     if isinstance(program.header, A.VariantHeader):
         try:
@@ -167,16 +167,15 @@ def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic]
             problems.extend(e.diagnostics)
             sources.update(e.sources)
             return
-        yield ruleset.program, ruleset.file_of, ruleset.files, False, ()
+        yield ruleset.program, ruleset.files, False, ()
         return
     problems.extend(misplaced_overrides(program, file))
     if program.header is not None or not program.scenarios:
-        yield program, lambda node: file, {}, False, ()
+        yield program, {}, False, ()
         return
     # A file of scenarios only: check each against the ruleset (and variants) it names, with the
     # helpers (procedures, defines, constants) the file declares for its scenarios.
     helpers = scenario_helpers(program, file, problems)
-    own = {id(n) for n in walk(program)}
     groups: dict[tuple, list[A.Scenario]] = {}
     where: dict[tuple, A.ScRuleset] = {}
     for sc in program.scenarios:
@@ -211,10 +210,7 @@ def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic]
         merged = base.model_copy(update={"declarations": [*base.declarations, *helpers],
                                          "scenarios": scenarios})
 
-        def file_of(node, _ruleset=ruleset):
-            return file if id(node) in own else _ruleset.file_of(node)
-
-        yield merged, file_of, ruleset.files, True, helpers
+        yield merged, ruleset.files, True, helpers
 
 
 HELPER_KINDS = ("define", "procedure", "const")

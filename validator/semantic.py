@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Iterable
 
 from ..grammar import ast as A
 from .builtins import BUILTIN_FUNCTIONS, BUILTIN_VALUES, arity_text
@@ -141,15 +141,15 @@ class _Context:
     reusable: bool = False  # procedure, event or reaction body: callers may sit in a loop
 
 
-def check_program(program: A.Program, file_of: Callable[[object], str | None],
-                  scenarios_only: bool = False, helpers=()) -> list[Diagnostic]:
+def check_program(program: A.Program, scenarios_only: bool = False,
+                  helpers=()) -> list[Diagnostic]:
     """Every semantic problem of a program, errors and warnings, sorted by position.
 
     ``scenarios_only`` checks just the scenarios (against the declarations, whose own problems
     are left to the check of the file they are in) and the `helpers`, the declarations a file of
     scenarios adds for them.
     """
-    checker = _Checker(program, file_of)
+    checker = _Checker(program)
     checker.run(scenarios_only, helpers)
     return sorted(checker.diagnostics, key=Diagnostic.sort_key)
 
@@ -160,10 +160,10 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 
 
 class _Checker:
-    def __init__(self, program: A.Program, file_of):
+    def __init__(self, program: A.Program):
         self.program = program
-        self.file_of = file_of
-        self.default_file = file_of(program)
+        self.file_of = A.file_of  # each node's span names its file
+        self.default_file = A.file_of(program)
         self.diagnostics: list[Diagnostic] = []
         self.quiet = 0
         self.loud: set[int] = set()
