@@ -113,6 +113,50 @@ def bench_warm_in_process(repeat: int) -> None:
               f"  exit {result.exit_code}")
 
 
+# In a fresh process: Lark alone (its analysed grammar cached, as `check` has it) parsing every
+# file, then a cold `check` of the same files (no tree cached), both in CPU seconds.
+LARK_PROBE = """
+import time
+from pathlib import Path
+t0 = time.process_time()
+from rulebook.grammar.parser import _parse
+for f in sorted(Path({target!r}).rglob("*.rules")):
+    try:
+        _parse(f.read_text(encoding="utf-8"), "start")
+    except Exception:
+        pass
+t1 = time.process_time()
+print(t1 - t0)
+"""
+CHECK_PROBE = """
+import time
+t0 = time.process_time()
+from click.testing import CliRunner
+from rulebook.cli import main
+result = CliRunner().invoke(main, ["check", {target!r}])
+print(time.process_time() - t0, result.exit_code)
+"""
+
+
+def bench_against_lark(repeat: int) -> None:
+    print("== cold check against Lark alone (fresh processes, CPU time, imports included)")
+    lark, cold, warm = [], [], []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as cache:
+            env = {**os.environ, "XDG_CACHE_HOME": cache}
+            run = lambda code: subprocess.run(  # noqa: E731
+                [sys.executable, "-c", code.format(target=str(RULESETS))], capture_output=True,
+                text=True, cwd=ROOT, env=env).stdout.split()
+            run(LARK_PROBE)  # analyses the grammar once and caches it, as an install would
+            lark.append(float(run(LARK_PROBE)[0]))
+            cold.append(float(run(CHECK_PROBE)[0]))  # no file's tree cached yet
+            warm.append(float(run(CHECK_PROBE)[0]))  # every file unchanged since
+    print(f"  {'Lark parsing every file':<28} {spread(lark)}")
+    print(f"  {'check, cold':<28} {spread(cold)}   ratio to Lark "
+          f"{statistics.median(cold) / statistics.median(lark):.2f}x")
+    print(f"  {'check, warm (unchanged)':<28} {spread(warm)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per measurement")
@@ -121,6 +165,7 @@ def main() -> None:
     total = sum(f.stat().st_size for f in files)
     print(f"{len(files)} rules files under rulesets/, {total / 1024:.1f} KB; "
           f"{args.repeat} runs per figure")
+    bench_against_lark(args.repeat)
     bench_subprocess(args.repeat)
     bench_cold_in_process(args.repeat)
     bench_warm_in_process(args.repeat)
