@@ -5,6 +5,7 @@ the whole tree is checked against the JSON Schema right after parsing.
 """
 from __future__ import annotations
 
+import re
 from contextvars import ContextVar
 
 from lark import Token
@@ -94,8 +95,19 @@ def _unescape(body: str, tok: Token) -> str:
                               'use \\n, \\t, \\", \\\\, \\{, \\} or \\u{XXXX}')
         out.append(ch)
         i += 1
-    return "".join(out)
+    text = "".join(out)
+    control = _CONTROL.search(text)
+    if control:
+        raise _BuildError("E0104", f"a string holds the control character "
+                          f"U+{ord(control.group()):04X}", tok,
+                          "strings may hold \\n and \\t but no other control characters: "
+                          "they would act on the terminal that shows them")
+    return text
 
+
+# Control characters other than newline and tab: shown on a terminal they move the cursor,
+# clear the screen or change colours, so rules cannot put them in texts.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 MAX_LITERAL = 2 ** 53  # the engine's largest number (interpreter Limits.max_number)
 
@@ -146,13 +158,17 @@ def make_template(tok: Token) -> A.Template:
                               "close the hole with `}` or write `\\{` for a literal brace")
         text_part(i)
         source = body[i + 1 : end]
-        try:
-            from .parser import _parse  # the parser uses this module: import late
+        from .parser import MAX_STATEMENT_TOKENS, _parse, _StatementTooLong  # import late
 
+        try:
             expr = _Builder().transform(_parse(source, "expr"))
         except UnexpectedInput:
             raise _BuildError("E0105", f"`{{{source}}}` in this string is not an expression",
                               tok, "write a valid expression between the braces")
+        except _StatementTooLong:
+            raise _BuildError("E0007", f"an expression in this string is longer than "
+                              f"{MAX_STATEMENT_TOKENS:,} words and symbols", tok,
+                              "compute it with `let` or a `define` and put the name in the hole")
         _respan(expr, tok)
         parts.append(_new(A.ExprPart, kind="expr_part", expr=expr, span=_tok_span(tok)))
         i = text_start = end + 1

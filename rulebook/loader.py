@@ -188,6 +188,9 @@ def named_in_tree(from_file: str, ref: str, node, what: str) -> str:
                                           **span_fields(getattr(node, "span", None)))])
 
     shown = _short(ref)
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in ref):
+        refuse(f"{what} names a path with a control character in it",
+               "name a file of this ruleset by a plain relative path")
     if os.path.isabs(ref) or ref.startswith("~"):
         refuse(f"{what} names an absolute path `{shown}`",
                "name a file of this ruleset by a path relative to this file")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Iterable, Literal
 
@@ -109,6 +110,15 @@ def _excerpt(src: str, d: Diagnostic) -> tuple[str, str]:
     return src, pad + "^" * width
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """`text` with its control characters written out (`\\u{1b}`): a message may quote a save
+    or a path a stranger wrote, and a terminal would obey the characters instead of showing them."""
+    return _CONTROL.sub(lambda m: f"\\u{{{ord(m.group()):x}}}", text)
+
+
 def render_text(
     diagnostics: Iterable[Diagnostic], sources: dict[str, str] | None = None, color: bool = False
 ) -> str:
@@ -127,9 +137,9 @@ def render_text(
     blocks: list[str] = []
     for d in diagnostics:
         out = [
-            paint(f"{d.located()}: ", _BOLD)
+            paint(f"{printable(d.located())}: ", _BOLD)
             + paint(f"{d.severity}[{d.code}]", _STYLES.get(d.severity, _BOLD))
-            + paint(f": {d.message}", _BOLD)
+            + paint(f": {printable(d.message)}", _BOLD)
         ]
         text = sources.get(d.file or "")
         if text is not None and d.line is not None:
@@ -146,9 +156,9 @@ def render_text(
             loc = r.file or d.file or "<input>"
             if r.line is not None:
                 loc += f":{r.line}:{r.column or 1}"
-            out.append(f"{' ' * width} = note: {r.message} ({loc})")
+            out.append(f"{' ' * width} = note: {printable(r.message)} ({printable(loc)})")
         if d.hint:
-            out.append(f"{' ' * width} = " + paint("help", _BOLD) + f": {d.hint}")
+            out.append(f"{' ' * width} = " + paint("help", _BOLD) + f": {printable(d.hint)}")
         blocks.append("\n".join(out))
     return "\n\n".join(blocks)
 
