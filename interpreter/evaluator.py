@@ -106,9 +106,35 @@ class Evaluator:
     truth = staticmethod(truth)
     show = staticmethod(show)
 
-    @staticmethod
-    def same(a, b) -> bool:
-        return _same(a, b)
+    def same(self, a, b, node=None) -> bool:
+        """Whether two values are equal, charging one step per element compared."""
+        if not isinstance(a, (list, dict)) or not isinstance(b, (list, dict)):
+            return _same(a, b)
+        allowance = max(0, self.limits.max_steps - self.state.steps) + 1
+        try:
+            result, visited = same_counted(a, b, allowance)
+        except _OverAllowance:
+            visited = allowance
+            result = False
+        self.tick(node, visited)
+        return result
+
+    def contains(self, xs: list, x, node=None) -> int:
+        """The position (from 1) of the first element of `xs` equal to `x`, or 0, charging one
+        step per element of `xs` visited and per element compared inside them."""
+        found = 0
+        if isinstance(x, (list, dict)):
+            for i, y in enumerate(xs):
+                if y is x or (isinstance(y, (list, dict)) and self.same(x, y, node)):
+                    found = i + 1
+                    break
+        else:
+            for i, y in enumerate(xs):
+                if y is x or _same(x, y):
+                    found = i + 1
+                    break
+        self.tick(node, found or len(xs))
+        return found
 
     # ----------------------------------------------------------------------------- entry
     def eval(self, node, env: dict, scope: Scope = None):
@@ -260,9 +286,10 @@ class Evaluator:
     def binary_values(self, node, a, b):
         op = node.op
         if op == "==" or op == "!=":
-            if isinstance(a, (list, dict, Grid)) and isinstance(b, (list, dict, Grid)):
+            if isinstance(a, Grid) and isinstance(b, Grid):
                 self.tick(node, min(elements(a), elements(b)))
-            return _same(a, b) if op == "==" else not _same(a, b)
+            same = self.same(a, b, node)
+            return same if op == "==" else not same
         if op in ("in", "not in"):
             if isinstance(b, Grid):
                 b = b.cells
@@ -271,8 +298,7 @@ class Evaluator:
             if not isinstance(b, list):
                 raise RuleError("E0306", f"`{op}` needs a list on the right, not {type_name(b)}",
                                 node)
-            self.tick(node, len(b))
-            found = any(_same(a, x) for x in b)
+            found = self.contains(b, a, node) > 0
             return found if op == "in" else not found
         if op == "+" and isinstance(a, list) and isinstance(b, list):
             return self.sized(a + b, node)
@@ -512,12 +538,7 @@ class Evaluator:
         return xs[-1] if xs else None
 
     def bi_index_of(self, node, *a):
-        xs = _as_list(a[0], node)
-        self.tick(node, len(xs))
-        for i, x in enumerate(xs):
-            if _same(x, a[1]):
-                return i + 1
-        return 0
+        return self.contains(_as_list(a[0], node), a[1], node)
 
     def bi_shuffled(self, node, *a):
         xs = self.sized(list(_as_list(a[0], node)), node)
@@ -635,6 +656,43 @@ class Evaluator:
             if isinstance(obj, Seat) and target.name in self.rules.player_vars:
                 return (obj.seat, target.name)
         raise RuleError("E0306", "expected a state variable such as `x` or `p.x`", target)
+
+
+class _OverAllowance(Exception):
+    """A comparison visited more elements than the steps left in the budget."""
+
+
+def same_counted(a, b, allowance: int) -> tuple[bool, int]:
+    """`_same(a, b)` and how many elements it visited, stopping with `_OverAllowance` once it has
+    visited more than `allowance` (values that share parts can hide exponential work)."""
+    left = allowance
+
+    def walk(a, b, depth):
+        nonlocal left
+        if isinstance(a, bool) or isinstance(b, bool):
+            return type(a) is type(b) and a == b
+        if isinstance(a, (int, str)) and isinstance(b, (int, str)):
+            return a == b
+        if a is b or depth >= MAX_SHOWN_DEPTH:
+            return a is b
+        if isinstance(a, list) and isinstance(b, list):
+            if len(a) != len(b):
+                return False
+            left -= len(a)
+            if left < 0:
+                raise _OverAllowance
+            return all(walk(x, y, depth + 1) for x, y in zip(a, b))
+        if isinstance(a, dict) and isinstance(b, dict):
+            if a.keys() != b.keys():
+                return False
+            left -= len(a)
+            if left < 0:
+                raise _OverAllowance
+            return all(walk(a[k], b[k], depth + 1) for k in a)
+        return False
+
+    result = walk(a, b, 0)
+    return result, allowance - left
 
 
 def _same(a, b, depth: int = 0) -> bool:

@@ -8,6 +8,7 @@ all randomness comes from the game's own generator (interpreter/rng.py), part of
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 
@@ -25,8 +26,10 @@ from .state import GameState, Limits
 from .values import Seat, show, to_data
 
 SAVE_FORMAT = "rulebook-save"
-SAVE_VERSION = 3
-READABLE_VERSIONS = (1, 2, 3)  # 1 and 2 hold decisions only (replayed); 3 the game as data
+SAVE_VERSION = 4
+# 1 and 2 hold decisions only, 3 also the game as data, digested alone: all three are replayed.
+# 4 is read as data, its digest covering the decisions, the players and the seed as well.
+READABLE_VERSIONS = (1, 2, 3, 4)
 MAX_SAVED_DECISIONS = 1_000_000
 MAX_OPTION_ID = 10_000       # characters in one saved option id
 # When the invariants are checked (docs/engine.md): after every decision, every invariant
@@ -85,6 +88,8 @@ class Game:
 
     def _fail(self, err: RuleError) -> None:
         self.error = to_diagnostic(err)
+        if self.error.file is None:  # raised outside any statement: name the game's file
+            self.error = dataclasses.replace(self.error, file=self.rules.source_path)
         self.pending = None
         raise DiagnosticError([self.error], self.rules.sources)
 
@@ -291,7 +296,15 @@ class Game:
         return game
 
     def digest(self) -> str:
-        """A hash of the whole game as data: its state and where its flow stands."""
+        """A hash of the whole game as data: its state, where its flow stands, and the players,
+        seed and decisions that led there (so that no part of a save can be changed alone)."""
+        data = json.dumps({"game": write_game(self.machine), "history": self.history,
+                           "players": self.players, "seed": self.seed},
+                          sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(data.encode("utf-8")).hexdigest()
+
+    def game_digest(self) -> str:
+        """A hash of the state and flow alone (what saves of version 3 recorded)."""
         data = json.dumps(write_game(self.machine), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(data.encode("utf-8")).hexdigest()
 
@@ -319,8 +332,8 @@ class Game:
     @classmethod
     def load(cls, data, rules: Rules, limits: Limits | None = None,
              accept_changed_rules: bool = False, verify: bool = False) -> "Game":
-        """A game from a save: read back as data (version 3), or the decisions replayed under
-        `rules` (versions 1 and 2, or `verify`, which also checks that the decisions lead to
+        """A game from a save: read back as data (version 4), or the decisions replayed under
+        `rules` (versions 1 to 3, or `verify`, which also checks that the decisions lead to
         the saved game). Refused when the save is malformed, has no digest or a wrong one, or
         was made under other rules (unless `accept_changed_rules`, which replays the decisions
         under the new rules anyway)."""
@@ -334,7 +347,7 @@ class Game:
                 + _changes(data.get("declarations"), rules.declaration_prints),
                 hint="load it with the rules it was saved with, or pass "
                      "--accept-changed-rules to continue under the new rules")])
-        if data["version"] == 3 and not (verify or accept_changed_rules):
+        if data["version"] == 4 and not (verify or accept_changed_rules):
             return cls._read(data, rules, limits)
         try:
             game = cls.replay(rules, data["players"], data["seed"], data["history"], limits,
@@ -343,7 +356,8 @@ class Game:
             raise DiagnosticError([Diagnostic(
                 "E0314", f"the saved decisions do not replay: {e.message}",
                 hint="the save was changed, or the rules changed since it was made")])
-        recorded = game.digest() if data["version"] == 3 else game.state_digest()
+        recorded = {4: game.digest, 3: game.game_digest}.get(data["version"],
+                                                              game.state_digest)()
         rules_changed = data["rules_fingerprint"] != rules.fingerprint
         if data["digest"] != recorded and not (accept_changed_rules and rules_changed):
             raise DiagnosticError([Diagnostic(
@@ -417,7 +431,7 @@ def _save_problem(data) -> str | None:
         return "it has no digest of its state (saves without one are not trusted)"
     if not isinstance(data.get("rules_fingerprint"), str):
         return "it does not say which rules it was made with (rules_fingerprint)"
-    if data.get("version") == 3 and not isinstance(data.get("game"), dict):
+    if data.get("version") in (3, 4) and not isinstance(data.get("game"), dict):
         return "it does not hold the game it saved"
     history = data.get("history")
     if not isinstance(history, list):

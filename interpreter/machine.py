@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .errors import RuleError
 from .evaluator import Evaluator, _same, truth
-from .flow import CHOOSER, DONE, Decision, OptionInstance, RunFrame, Signal
+from .flow import CHOOSER, DONE, BlockFrame, Decision, OptionInstance, RunFrame, Signal
 from .rules import Rules
 from .state import GameState, Limits
 from .values import Grid, Item, Seat, Struct, Sym, elements, nesting_problem, show, type_name
@@ -75,6 +75,10 @@ class Machine(Evaluator):
             except Signal as signal:
                 self.unwind(stack, signal)
                 continue
+            except RuleError as err:
+                if err.node is None:  # a limit reached deep inside: blame the statement running
+                    err.node = statement_of(stack[-1])
+                raise
             if decision is not None:
                 return decision
         return None
@@ -320,7 +324,7 @@ class Machine(Evaluator):
                                 f"declare it with `global {name}: ...` or `let {name} = ...`")
             value = own_copy(self.clamp(decl, value, env))
             self.storable(value, None, node)
-            if not _same(st.globals.get(name), value):
+            if not self.same(st.globals.get(name), value, node):
                 st.globals[name] = value
                 self.changed((0, name), decl)
             return
@@ -333,7 +337,7 @@ class Machine(Evaluator):
                     raise RuleError("E0311", f"players have no variable `{name}`", node)
                 value = own_copy(self.clamp(decl, value, {"me": obj}))
                 self.storable(value, None, node)
-                if not _same(obj.vars.get(name), value):
+                if not self.same(obj.vars.get(name), value, node):
                     obj.vars[name] = value
                     self.changed((obj.seat, name), decl)
                 return
@@ -447,11 +451,10 @@ class Machine(Evaluator):
                 raise RuleError("E0308", f"`{show(item)}` is not in that grid cell", node)
             grid.cells[pos] = None
             return
-        for i, x in enumerate(src):
-            if x is item or _same(x, item):
-                self.tick(node, i)
-                del src[i]
-                return
+        i = self.contains(src, item, node)
+        if i:
+            del src[i - 1]
+            return
         raise RuleError("E0308", f"`{show(item)}` is not in the place it is moved from", node,
                         "check where the element is before moving it")
 
@@ -599,3 +602,11 @@ class Machine(Evaluator):
 
 __all__ = ["Machine", "Decision", "OptionInstance", "RECOMPUTE", "CONTROL_SIGNALS", "CHOOSER",
            "option_token", "own_copy"]
+
+
+def statement_of(frame):
+    """The statement a frame is running (for an error raised without a node of its own)."""
+    if isinstance(frame, BlockFrame) and frame.pc:
+        return frame.block.ops[frame.pc - 1].node
+    op = getattr(frame, "op", None)
+    return getattr(op, "node", None)

@@ -14,6 +14,7 @@ Every problem is raised as ``DiagnosticError`` (with ``.diagnostics``); an illeg
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Sequence
@@ -143,7 +144,11 @@ def load_game(path: str | Path, rules: Rules | None = None,
                                           hint="save files are JSON written by `rulebook play`")])
     if rules is None:
         rules = load(_saved_ruleset(data, name), _saved_variants(data, name))
-    game = Game.load(data, rules, limits, accept_changed_rules)
+    try:
+        game = Game.load(data, rules, limits, accept_changed_rules)
+    except DiagnosticError as e:  # a refusal of the save is about the save file
+        raise DiagnosticError([d if d.file else dataclasses.replace(d, file=name)
+                               for d in e.diagnostics], e.sources) from None
     game.ruleset_ref = rules.source_path
     return game
 

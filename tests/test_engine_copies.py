@@ -114,6 +114,31 @@ def test_a_save_whose_game_data_was_changed_is_refused():
     assert d.code == "E0314" and "digest" in d.message
 
 
+@pytest.mark.parametrize("change", ["history", "players", "seed"])
+def test_a_save_whose_decisions_players_or_seed_were_changed_alone_is_refused(change):
+    game = played("examples/tictactoe", 2, seed=2, decisions=3)
+    data = json.loads(json.dumps(game.save()))
+    if change == "history":  # the same decisions, said to be made by the other seat
+        data["history"][0]["player"] = 3 - data["history"][0]["player"]
+    else:
+        data[change] += 1
+    with pytest.raises(DiagnosticError) as err:
+        Game.load(data, api.load("examples/tictactoe"))
+    # three players cannot even sit at tic-tac-toe (E0315); the others fail the digest (E0314)
+    assert err.value.diagnostics[0].code == ("E0315" if change == "players" else "E0314")
+
+
+def test_a_version_3_save_loads_by_replaying_and_its_changed_decisions_are_refused():
+    game = played("examples/tictactoe", 2, seed=2, decisions=3)
+    data = json.loads(json.dumps(game.save()))
+    data["version"], data["digest"] = 3, game.game_digest()  # what version 3 wrote
+    assert Game.load(data, api.load("examples/tictactoe")).digest() == game.digest()
+    data["history"] = data["history"][:2]
+    with pytest.raises(DiagnosticError) as err:
+        Game.load(data, api.load("examples/tictactoe"))
+    assert err.value.diagnostics[0].code == "E0314"
+
+
 @pytest.mark.parametrize("name,over", [("tictactoe_v2_midgame.json", False),
                                        ("tictactoe_v2_finished.json", True)])
 def test_saves_of_the_previous_version_load_by_replaying_them(name, over):
