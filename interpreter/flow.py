@@ -882,9 +882,14 @@ class SimFrame(Frame):
             if self.k < len(self.waiting):
                 frame = self.waiting_frame()
                 decision = frame.decision
-                if decision.clock != m.state.clock:  # asked against the state of now
+                if decision is None or decision.clock != m.state.clock:  # the state of now
                     decision = m.in_branch(lambda: frame.recompute(m))
-                return decision
+                if decision is not None:
+                    return decision
+                # a `given` left this part nothing to choose: it goes on without the decision
+                if not m.run_branch(self, self.waiting[self.k]):
+                    del self.waiting[self.k]
+                continue
             # every decision of the round is made: carry them out, in order
             went_on = []
             for i, answer in zip(self.waiting, self.answers):

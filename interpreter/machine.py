@@ -64,7 +64,12 @@ class Machine(Evaluator):
         """Give the waiting decision its answer (or RECOMPUTE it) and run to the next one."""
         frame = self.stack[-1]
         if answer is RECOMPUTE:
-            return frame.recompute(self)
+            decision = frame.recompute(self)
+            if decision is not None:
+                return decision
+            # a `given` left nothing to choose: the decision is passed over, as when the
+            # rules come to a choice with no legal option (`otherwise`, or on)
+            return self.run(self.stack)
         frame.receive(self, self.stack, answer)
         return self.run(self.stack)
 
