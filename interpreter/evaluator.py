@@ -205,6 +205,8 @@ class Evaluator:
         if isinstance(obj, (Item, Struct)):
             v = obj.fields.get(name, _MISSING)
             if v is _MISSING:
+                if name == A.ROW_KEY and isinstance(obj, Item):
+                    return obj.key  # the name of its table row
                 raise RuleError("E0311", f"a {obj.record} has no field `{name}`", node)
             return v
         if isinstance(obj, Sym) and name == "name":

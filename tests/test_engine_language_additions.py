@@ -308,3 +308,24 @@ play {
     with pytest.raises(DiagnosticError) as e:
         g.apply("go")
     assert "left side is `2`, right side is `3`" in e.value.diagnostics[0].message
+
+
+def test_a_component_reads_its_row_name_as_id():
+    g = game_of(ROLES.replace('log "played {c}"', 'log "played the {c.id} ({c.value})"'))
+    g.apply("play:guard")
+    assert "played the guard (1)" in g.state.log[-2]["text"]
+    unnamed = header("1") + """
+record Token {
+    value: int
+}
+table tokens of Token {
+    value
+    1
+}
+global pile: list of Token = tokens
+global first_id: text
+setup {
+    set first_id = pile[1].id
+}
+"""
+    assert problems(unnamed) == [("E0206", 15)]  # rows without names have no `id` to read

@@ -417,6 +417,11 @@ class _Checker:
                         f"{MAX_TABLE_ITEMS:,})", d,
                         hint="a table lists the components in the box; lower the counts")
 
+    def _names_rows(self, record: str) -> bool:
+        """Whether some table of this record names its rows (an `id` column, or names)."""
+        return any(t.record == record and any(k is not None for k in A.row_keys(t))
+                   for t in self.tables.values())
+
     def _table_value(self, table, row, col, ty: Ty, value) -> None:
         if value is None:
             return  # a table may leave fields empty
@@ -965,6 +970,8 @@ class _Checker:
             return self.state_types.get(id(decl), UNKNOWN)
         if obj.kind == "record" and obj.name in self.fields:
             fields = self.fields[obj.name]
+            if name == A.ROW_KEY and name not in fields and self._names_rows(obj.name):
+                return TEXT  # the name of the component's table row (`none` for a row without)
             if name not in fields:
                 self.report("E0206", f"a {obj.name} has no field `{name}`", e,
                             hint=did_you_mean(name, fields) or
