@@ -347,6 +347,7 @@ class Branch(Node):
     kind: Literal["branch"]
     test: Expr
     body: list[Stmt]
+    meta: Meta = Meta()  # an `else if`'s own citations (the first branch's are the `if`'s)
 
 
 class If(Node):

@@ -703,7 +703,8 @@ class _Printer:
         out.pop()  # the closing `}` begins the `else` line
         previous = first
         for branch in s.branches[1:]:
-            part = self.braced(branch, d, _cat("} else if ", self.expr(branch.test)),
+            part = self.braced(branch, d, _cat("} else if ", self.expr(branch.test),
+                                               self.meta(branch.meta)),
                                self.stmts(branch.body, d + 1), after=_end(branch.test),
                                first=self._else_line(previous, s, branch))
             out.extend(self._else_part(part))
