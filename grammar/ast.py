@@ -312,7 +312,7 @@ class Move(Node):
     kind: Literal["move"]
     what: Literal["one", "all", "top"]
     item: Expr | None = None  # the item (one) or how many (top)
-    source: Expr
+    source: Expr | None = None  # None: a component taken from whichever zone holds it
     dest: Expr
     place: Literal["top", "bottom"] | None = None  # None: at the end (bottom)
     meta: Meta = Meta()

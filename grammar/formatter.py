@@ -682,7 +682,8 @@ class _Printer:
             what = _cat("top ", self.expr(s.item))
         else:
             what = _guard(self.expr(s.item), {"top", "all"})
-        return self.line(s, d, _cat("move ", what, f"{_brk(0)}from ", self.expr(s.source),
+        source = _cat(f"{_brk(0)}from ", self.expr(s.source)) if s.source is not None else ""
+        return self.line(s, d, _cat("move ", what, source,
                                     f"{_brk(0)}to ", self.expr(s.dest), _place(s)))
 
     def _s_add(self, s, d):

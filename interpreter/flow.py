@@ -196,7 +196,8 @@ class Move(Op):
 
     def __init__(self, c, s, scope):
         super().__init__(s)
-        self.source, self.dest = Place(s.source, scope), Place(s.dest, scope)
+        self.source = Place(s.source, scope) if s.source is not None else None
+        self.dest = Place(s.dest, scope)
         self.item, self.what, self.place = c.expr(s.item, scope), s.what, s.place
 
     def run(self, m, stack, frame):

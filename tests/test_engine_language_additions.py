@@ -3,9 +3,12 @@ repeated choices, reveals of a value, split ties, named table rows, how a compon
 lists, join, state that owns its lists, and the checks that go with them."""
 from __future__ import annotations
 
+import pytest
+
 from engine_helpers import game_of, header
 from rulebook.grammar.parser import parse_text
 from rulebook.interpreter.view import view
+from rulebook.validator.diagnostics import DiagnosticError
 from rulebook.validator.semantic import check_program
 
 
@@ -329,3 +332,48 @@ setup {
 }
 """
     assert problems(unnamed) == [("E0206", 15)]  # rows without names have no `id` to read
+
+
+ZONES = header("2") + """
+record Chip {
+    value: int
+}
+table chips of Chip {
+    id    | value
+    red   | 1
+    blue  | 2
+    green | 3
+}
+global bag: list of Chip = chips
+global board: grid 1 by 2 of Chip?
+player hand: list of Chip
+setup {
+    move chips.red to players[2].hand
+    move chips.blue to board[1, 2]
+    move chips.blue to players[1].hand at top
+}
+play {
+    choose players[1] "Give a chip back" {
+        option back for c in players[1].hand + players[2].hand { move c to bag }
+    }
+}
+"""
+
+
+def test_a_component_is_moved_from_whichever_zone_holds_it():
+    g = game_of(ZONES)
+    st = g.state
+    assert [c.id for c in st.seats[1].vars["hand"]] == ["chips.red"]
+    assert [c.id for c in st.seats[0].vars["hand"]] == ["chips.blue"]
+    assert st.globals["board"].cells == [None, None] and len(st.globals["bag"]) == 1
+    g.apply("back:red")
+    assert [c.id for c in st.globals["bag"]] == ["chips.green", "chips.red"]
+
+
+def test_a_move_without_from_is_checked_and_a_component_in_no_zone_is_an_error():
+    with pytest.raises(DiagnosticError) as err:
+        game_of(ZONES.replace("global bag: list of Chip = chips", "global bag: list of Chip"))
+    (d,) = err.value.diagnostics
+    assert d.code == "E0308" and "`red` is in no zone" in d.message and d.line == 18
+    assert problems(ZONES.replace("move chips.red to", "move 3 to")) == [("E0210", 18)]
+    assert problems(ZONES.replace("move chips.red to", "move top 1 to")) == [("E0210", 18)]

@@ -859,3 +859,15 @@ play {
     out = check(text)
     assert all(len(line) <= 100 for line in out.splitlines())
     assert "    let order = sort(p in filter(q in players where q.busted) \\\n" in out
+
+
+def test_a_move_without_from_stays_without():
+    assert_formats('''
+        setup {
+            move   c to   hand at top
+        }
+    ''', '''
+        setup {
+            move c to hand at top
+        }
+    ''')

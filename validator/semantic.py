@@ -611,12 +611,19 @@ class _Checker:
         self.want(s.amount, self.expr(s.amount, env), INT, f"`{s.op}`")
 
     def stmt_move(self, s, env, ctx):
-        if s.item is not None:
-            t = self.expr(s.item, env)
-            if s.what == "top":
-                self.want(s.item, t, INT, "`move top`")
-        self._zone(s.source, env, "moved from")
-        self.place(s.source, self.expr(s.source, env), "`move ... from`")
+        t = self.expr(s.item, env) if s.item is not None else UNKNOWN
+        if s.what == "top":
+            self.want(s.item, t, INT, "`move top`")
+        if s.source is None:  # a component is found in the zone that holds it
+            if s.what != "one":
+                self.report("E0210", f"`move {'all' if s.what == 'all' else 'top n'}` needs the "
+                            "zone it takes from", s, hint="write `move ... from A to B`")
+            elif t.kind not in ("record", "unknown"):
+                self.report("E0210", f"only a component knows its zone; {_a(t)} does not", s,
+                            hint="write `move x from A to B`")
+        else:
+            self._zone(s.source, env, "moved from")
+            self.place(s.source, self.expr(s.source, env), "`move ... from`")
         self.place(s.dest, self.target(s.dest, env), "`move ... to`")
 
     def stmt_add(self, s, env, ctx):
