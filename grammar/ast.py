@@ -695,6 +695,7 @@ class StateDecl(Node):
     stacked: bool = False
     shown: bool = False   # kept to be shown: listed at the table even when empty or zero
     sorted: bool = False  # a list shown at the table in order of how its elements read
+    internal: bool = False  # bookkeeping: never listed at the table, whatever it holds
     meta: Meta = Meta()
 
 

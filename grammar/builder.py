@@ -388,6 +388,9 @@ class _Builder(Transformer_NonRecursive):
     def sorted_option(self, c, m):
         return ("sorted", True)
 
+    def internal_option(self, c, m):
+        return ("internal", True)
+
     def params(self, c, m):
         return [_name(t) for t in c]
 

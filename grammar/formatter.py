@@ -982,6 +982,8 @@ class _Printer:
             parts.append(" shown")
         if s.sorted:
             parts.append(" sorted")
+        if s.internal:
+            parts.append(" internal")
         return self.line(s, 0, _cat(*parts, self.meta(s.meta)))
 
     def _d_define(self, f):

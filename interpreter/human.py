@@ -63,6 +63,8 @@ def _listed(name: str, v, view: dict) -> bool:
     empty lists, zeros and `none` of bookkeeping stay out of the way."""
     if name in view.get("shown", ()):
         return True
+    if name in view.get("internal", ()):
+        return False
     if isinstance(v, dict) and v.get("hidden"):
         return v.get("size", 1) != 0
     return v not in (None, 0, False, [], "") and v != {"map": []}

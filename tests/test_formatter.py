@@ -161,6 +161,8 @@ def test_state_options_come_in_a_fixed_order_and_public_is_implied():
         player coins: int = 0 at least 0 at most 9 stacked cite "a" cite "c" assumed "b"
     ''')
     assert_canonical("global pot: int owner\n")
+    assert_formats("global box: list of int internal   secret\n",
+                   "global box: list of int secret internal\n")
 
 
 def test_define_procedure_event_and_invariant():

@@ -134,3 +134,17 @@ player taken: list of Coin
     assert [line[7:] for line in option_lines(g.legal_options())] == [
         "take gold (x2)", "take iron"]
     assert "purse: [gold [value 5]; gold [value 5]; iron [value 1]]" in render_view(view(g, 1))
+
+
+def test_internal_state_is_never_listed_and_cannot_also_be_shown():
+    text = TABLE.replace("global box: list of Card", "global box: list of Card internal")
+    g = game_of(text, 2, seed=3)
+    g.apply(g.legal_options()[0][0])
+    assert len(g.state.globals["box"]) == 1
+    out = render_view(view(g, 1))
+    assert "box" not in out and "hand [" in out  # holds a card, yet bookkeeping
+    assert view(g, 1)["globals"]["box"] != []  # the data view still has it
+    from rulebook.grammar.parser import parse_text
+    from rulebook.validator.semantic import check_program
+    both = TABLE.replace("global scratch: int", "global scratch: int shown internal")
+    assert [d.code for d in check_program(parse_text(both, "t")) if d.is_error] == ["E0210"]

@@ -461,6 +461,10 @@ class _Checker:
         for bound in (d.at_least, d.at_most):
             if bound is not None:
                 self.want(bound, self.expr(bound, env), INT, "a bound (`at least`/`at most`)")
+        if d.internal and (d.shown or d.sorted):
+            self.report("E0210", f"`{d.name}` is `internal`, never listed at the table, so it "
+                        f"cannot also be `{'shown' if d.shown else 'sorted'}`", d,
+                        hint="keep one of them")
         if d.sorted and declared.known and declared.kind != "list":
             self.report("E0210", f"`sorted` shows a list in order, but `{d.name}` is {_a(declared)}",
                         d, hint="remove `sorted`")
