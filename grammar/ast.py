@@ -222,6 +222,7 @@ class SortKey(Node):
     kind: Literal["sort_key"]
     expr: Expr
     descending: bool = False
+    ascending: bool = False  # `ascending` written out (the default): kept by the formatter
 
 
 class RandomKey(Node):

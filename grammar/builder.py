@@ -799,8 +799,9 @@ class _Builder(Transformer_NonRecursive):
         return list(c)
 
     def key(self, c, m):
-        return _new(A.SortKey, kind="sort_key", expr=c[0],
-                    descending=c[1] is not None and str(c[1]) == "descending", span=_span(m))
+        direction = str(c[1]) if c[1] is not None else None
+        return _new(A.SortKey, kind="sort_key", expr=c[0], descending=direction == "descending",
+                    ascending=direction == "ascending", span=_span(m))
 
     def random_key(self, c, m):
         return _new(A.RandomKey, kind="random_key", span=_span(m))

@@ -265,7 +265,7 @@ def test_top_level_items_keep_their_order_in_the_file():
     ("sum(c.v for c in cs)", "sum(c.v for c in cs)"),
     ("count(c in cs where c.v>1)", "count(c in cs where c.v > 1)"),
     ("sort(p in players by p.score descending,p.seat ascending,random)",
-     "sort(p in players by p.score descending, p.seat, random)"),
+     "sort(p in players by p.score descending, p.seat ascending, random)"),
     ("match n {3:30,4:40,else:50}", "match n { 3: 30, 4: 40, else: 50 }"),
     ("new Pos{row:1,column:2}", "new Pos { row: 1, column: 2 }"),
     ("new Pos{}", "new Pos {}"),
@@ -871,5 +871,30 @@ def test_a_move_without_from_stays_without():
     ''', '''
         setup {
             move c to hand at top
+        }
+    ''')
+
+
+@pytest.mark.parametrize("source", [
+    "define a(x) = (match x { 1: 2, else: 3 }) + 1",
+    "define b(x) = 1 + (if x > 1 then 2 else 3)",
+    "define c(xs) = sort(v in xs by v ascending, v descending, random)",
+])
+def test_parentheses_a_reader_needs_and_a_written_ascending_are_kept(source):
+    assert_canonical(source + "\n")
+
+
+def test_a_turn_order_computed_by_a_conditional_keeps_its_parentheses():
+    assert_formats('''
+        play {
+            turns p from players[1] then if took then p else next(p) until done {
+                pass
+            }
+        }
+    ''', '''
+        play {
+            turns p from players[1] then (if took then p else next(p)) until done {
+                pass
+            }
         }
     ''')
