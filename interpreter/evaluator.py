@@ -147,7 +147,7 @@ class Evaluator:
         show_text = self.rules.record_texts.get(struct.record)
         if show_text is None:
             return None
-        return show_text(self, dict(struct.fields))
+        return show_text(self, {A.ROW_KEY: None, **struct.fields})  # a structure has no row
 
     # ----------------------------------------------------------------------------- names
     def named_value(self, name, node, env):

@@ -377,3 +377,9 @@ def test_a_move_without_from_is_checked_and_a_component_in_no_zone_is_an_error()
     assert d.code == "E0308" and "`red` is in no zone" in d.message and d.line == 18
     assert problems(ZONES.replace("move chips.red to", "move 3 to")) == [("E0210", 18)]
     assert problems(ZONES.replace("move chips.red to", "move top 1 to")) == [("E0210", 18)]
+
+
+def test_a_record_show_may_read_the_row_name():
+    g = game_of(ROLES.replace('record Role show "{text} ({value})"',
+                              'record Role show "{id}: {text} ({value})"'))
+    assert [label for _, label in g.legal_options()][0] == "play princess: Princess (8)"

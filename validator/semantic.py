@@ -358,7 +358,10 @@ class _Checker:
 
     def decl_record(self, d):
         if d.show is not None:  # how a component reads: its fields are the names it sees
-            self.expr(d.show, dict(self.fields.get(d.name, {})))
+            names = dict(self.fields.get(d.name, {}))
+            if A.ROW_KEY not in names and self._names_rows(d.name):
+                names[A.ROW_KEY] = TEXT  # and its row's name
+            self.expr(d.show, names)
 
     # ------------------------------------------------------------------- declarations
     def _header(self, header) -> None:
