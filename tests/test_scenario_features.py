@@ -209,6 +209,21 @@ def test_seeds_run_a_scenario_many_times_and_count_how_often(tmp_path):
     assert any(m.startswith("seed ") and "(and on " in m for m in messages)
 
 
+def test_a_counted_expectation_that_no_seed_reached_says_so(tmp_path):
+    out = outcome_of(tmp_path, '''scenario "stops early" {
+    ruleset "../game.rules"
+    players 2
+    seeds 1..3
+    choose players[2] "pass"
+    expect sometimes total == 21
+}
+''')
+    messages = failures(out)
+    assert len(messages) == 2 and "not player 2's (and on 2 more seeds)" in messages[0]
+    assert messages[1] == ("expectation failed: no seed came this far (each stopped at an "
+                           "earlier failure), wanted at least once")
+
+
 def test_a_given_that_breaks_an_invariant_is_reported_at_its_end(tmp_path):
     out = outcome_of(tmp_path, '''scenario "broken" {
     ruleset "../game.rules"
