@@ -222,6 +222,7 @@ class SortKey(Node):
     kind: Literal["sort_key"]
     expr: Expr
     descending: bool = False
+    ascending: bool = False  # `ascending` written out (the default): kept by the formatter
 
 
 class RandomKey(Node):
@@ -312,7 +313,7 @@ class Move(Node):
     kind: Literal["move"]
     what: Literal["one", "all", "top"]
     item: Expr | None = None  # the item (one) or how many (top)
-    source: Expr
+    source: Expr | None = None  # None: a component taken from whichever zone holds it
     dest: Expr
     place: Literal["top", "bottom"] | None = None  # None: at the end (bottom)
     meta: Meta = Meta()
@@ -347,6 +348,7 @@ class Branch(Node):
     kind: Literal["branch"]
     test: Expr
     body: list[Stmt]
+    meta: Meta = Meta()  # an `else if`'s own citations (the first branch's are the `if`'s)
 
 
 class If(Node):
@@ -694,6 +696,7 @@ class StateDecl(Node):
     stacked: bool = False
     shown: bool = False   # kept to be shown: listed at the table even when empty or zero
     sorted: bool = False  # a list shown at the table in order of how its elements read
+    internal: bool = False  # bookkeeping: never listed at the table, whatever it holds
     meta: Meta = Meta()
 
 

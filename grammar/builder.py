@@ -388,6 +388,9 @@ class _Builder(Transformer_NonRecursive):
     def sorted_option(self, c, m):
         return ("sorted", True)
 
+    def internal_option(self, c, m):
+        return ("internal", True)
+
     def params(self, c, m):
         return [_name(t) for t in c]
 
@@ -533,18 +536,28 @@ class _Builder(Transformer_NonRecursive):
         return _new(A.Shuffle, kind="shuffle", target=c[0], span=_span(m))
 
     def if_stmt(self, c, m):
-        meta, rest = _split_meta(c)
-        branches = [_new(A.Branch, kind="branch", test=rest[0], body=rest[1], span=_span(m))]
+        # children: test, metas, block, then per `else if`: test, metas, block; then a block
+        parts: list[tuple] = []  # (test, meta items, block)
         otherwise = None
-        i = 2
-        while i < len(rest):
-            if isinstance(rest[i], _Block):
-                otherwise = rest[i]
+        i = 0
+        while i < len(c):
+            if isinstance(c[i], _Block):
+                otherwise = c[i]
                 i += 1
-            else:
-                branches.append(_new(A.Branch, kind="branch", test=rest[i], body=rest[i + 1],
-                                     span=rest[i].span))
-                i += 2
+                continue
+            test, i = c[i], i + 1
+            metas = []
+            while isinstance(c[i], _MetaItem):
+                metas.append(c[i])
+                i += 1
+            parts.append((test, metas, c[i]))
+            i += 1
+        meta, _ = _split_meta(parts[0][1])
+        branches = [_new(A.Branch, kind="branch", test=parts[0][0], body=parts[0][2],
+                         span=_span(m))]
+        for test, metas, body in parts[1:]:
+            branches.append(_new(A.Branch, kind="branch", test=test, body=body,
+                                 meta=_split_meta(metas)[0], span=test.span))
         return _new(A.If, kind="if", branches=branches, otherwise=otherwise, meta=meta, span=_span(m))
 
     def for_stmt(self, c, m):
@@ -786,8 +799,9 @@ class _Builder(Transformer_NonRecursive):
         return list(c)
 
     def key(self, c, m):
-        return _new(A.SortKey, kind="sort_key", expr=c[0],
-                    descending=c[1] is not None and str(c[1]) == "descending", span=_span(m))
+        direction = str(c[1]) if c[1] is not None else None
+        return _new(A.SortKey, kind="sort_key", expr=c[0], descending=direction == "descending",
+                    ascending=direction == "ascending", span=_span(m))
 
     def random_key(self, c, m):
         return _new(A.RandomKey, kind="random_key", span=_span(m))

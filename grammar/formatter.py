@@ -1,9 +1,10 @@
 """The canonical layout of a rules file, printed from the AST with every comment kept.
 
 Layout: four spaces an indent, one statement a line, `} else {` on one line, minimal parentheses
-(kept around `and`/`or` branches of `if ... then ... else` and compound operands of the tight
-`..`), a blank line around top-level blocks and where the source had one (at most one), table
-columns aligned. A line longer than 100 columns is filled: it goes on after a backslash at
+(kept around `and`/`or` branches of `if ... then ... else`, compound operands of the tight `..`,
+and an `if`/`match` expression inside a larger one or between `then` and `until`; a written
+`ascending` stays), a blank line around top-level blocks and where the source had one (at most
+one), table columns aligned. A line longer than 100 columns is filled: it goes on after a backslash at
 places marked while rendering (before `cite`/`assumed`, before an `and`/`or`/`+`/`-` of a chain,
 before `then`/`else`), each continuation one indent deeper than the line its group began on.
 An option header stays on one line, as it reads as the choice itself. Lists, `match` and `new`
@@ -372,7 +373,7 @@ def _closing(node):
 
 # ---------------------------------------------------------------------------------- printer
 def _level(e) -> int:
-    if e.kind == "conditional":
+    if e.kind in ("conditional", "match"):  # an operand `(match ...) + 1` keeps its parentheses
         return COND
     if e.kind == "binary":
         return _BINARY_LEVEL[e.op]
@@ -537,7 +538,8 @@ class _Printer:
             if k.kind == "random_key":
                 docs.append([_Line("random")])
             else:
-                docs.append(_cat(self.expr(k.expr), " descending" if k.descending else ""))
+                direction = " descending" if k.descending else " ascending" if k.ascending else ""
+                docs.append(_cat(self.expr(k.expr), direction))
         if len(docs) < 2:
             return _join(docs)
         return self._nested(lambda group: _join(docs, "," + _brk(group)))
@@ -682,7 +684,8 @@ class _Printer:
             what = _cat("top ", self.expr(s.item))
         else:
             what = _guard(self.expr(s.item), {"top", "all"})
-        return self.line(s, d, _cat("move ", what, f"{_brk(0)}from ", self.expr(s.source),
+        source = _cat(f"{_brk(0)}from ", self.expr(s.source)) if s.source is not None else ""
+        return self.line(s, d, _cat("move ", what, source,
                                     f"{_brk(0)}to ", self.expr(s.dest), _place(s)))
 
     def _s_add(self, s, d):
@@ -703,7 +706,8 @@ class _Printer:
         out.pop()  # the closing `}` begins the `else` line
         previous = first
         for branch in s.branches[1:]:
-            part = self.braced(branch, d, _cat("} else if ", self.expr(branch.test)),
+            part = self.braced(branch, d, _cat("} else if ", self.expr(branch.test),
+                                               self.meta(branch.meta)),
                                self.stmts(branch.body, d + 1), after=_end(branch.test),
                                first=self._else_line(previous, s, branch))
             out.extend(self._else_part(part))
@@ -792,8 +796,9 @@ class _Printer:
                           s.body, after=_end(s.binding))
 
     def _s_turns_from(self, s, d):
-        head = _cat(f"turns {s.name} from ", self.expr(s.start), " then ", self.expr(s.then),
-                    " until ", self.expr(s.until), self.meta(s.meta))
+        # an `if`/`match` between `then` and `until` keeps its parentheses: it reads as one value
+        head = _cat(f"turns {s.name} from ", self.expr(s.start, COND + 1), " then ",
+                    self.expr(s.then, COND + 1), " until ", self.expr(s.until), self.meta(s.meta))
         return self.block(s, d, head, s.body, after=_end(s.until))
 
     def _s_match_stmt(self, s, d):
@@ -980,6 +985,8 @@ class _Printer:
             parts.append(" shown")
         if s.sorted:
             parts.append(" sorted")
+        if s.internal:
+            parts.append(" internal")
         return self.line(s, 0, _cat(*parts, self.meta(s.meta)))
 
     def _d_define(self, f):

@@ -173,7 +173,7 @@ class Evaluator:
         show_text = self.rules.record_texts.get(struct.record)
         if show_text is None:
             return None
-        return show_text(self, dict(struct.fields))
+        return show_text(self, {A.ROW_KEY: None, **struct.fields})  # a structure has no row
 
     # ----------------------------------------------------------------------------- names
     def named_value(self, name, node, env):
@@ -231,6 +231,8 @@ class Evaluator:
         if isinstance(obj, (Item, Struct)):
             v = obj.fields.get(name, _MISSING)
             if v is _MISSING:
+                if name == A.ROW_KEY and isinstance(obj, Item):
+                    return obj.key  # the name of its table row
                 raise RuleError("E0311", f"a {obj.record} has no field `{name}`", node)
             return v
         if isinstance(obj, Sym) and name == "name":

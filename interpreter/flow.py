@@ -196,7 +196,8 @@ class Move(Op):
 
     def __init__(self, c, s, scope):
         super().__init__(s)
-        self.source, self.dest = Place(s.source, scope), Place(s.dest, scope)
+        self.source = Place(s.source, scope) if s.source is not None else None
+        self.dest = Place(s.dest, scope)
         self.item, self.what, self.place = c.expr(s.item, scope), s.what, s.place
 
     def run(self, m, stack, frame):
@@ -882,9 +883,14 @@ class SimFrame(Frame):
             if self.k < len(self.waiting):
                 frame = self.waiting_frame()
                 decision = frame.decision
-                if decision.clock != m.state.clock:  # asked against the state of now
+                if decision is None or decision.clock != m.state.clock:  # the state of now
                     decision = m.in_branch(lambda: frame.recompute(m))
-                return decision
+                if decision is not None:
+                    return decision
+                # a `given` left this part nothing to choose: it goes on without the decision
+                if not m.run_branch(self, self.waiting[self.k]):
+                    del self.waiting[self.k]
+                continue
             # every decision of the round is made: carry them out, in order
             went_on = []
             for i, answer in zip(self.waiting, self.answers):

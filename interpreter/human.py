@@ -25,6 +25,10 @@ def _value(v) -> str:
         if name is not None:
             return str(name)
         fields = ", ".join(f"{k} {x}" for k, x in v.items() if k != "item" and x is not None)
+        # a named row reads by its name (`cards.guard#2` is a `guard`), then its fields
+        row = v["item"].split(".", 1)[1].split("#")[0] if "." in v["item"] else None
+        if row is not None:
+            return f"{row} [{fields}]" if fields else row
         return f"[{fields}]" if fields else v["item"]
     if isinstance(v, dict) and "player" in v:
         return f"player {v['player']}"
@@ -35,11 +39,14 @@ def _value(v) -> str:
         return f"{v['record']}({inner})"
     if isinstance(v, list):
         if v and isinstance(v[0], list):  # a grid: each column as wide as its widest cell
+            # (a list of lists may be ragged, rows of different lengths: a column is as wide
+            # as its widest cell among the rows that reach it)
             rows = [[_value(c) for c in row] for row in v]
-            widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
+            widths = [max(len(row[k]) for row in rows if k < len(row))
+                      for k in range(max(len(row) for row in rows))]
             if sum(widths) + 3 * len(widths) + 14 <= 100:
-                return "".join(f"\n      row {i}: " + " | ".join(
-                    c.ljust(w) for c, w in zip(row, widths)).rstrip()
+                return "".join(f"\n      row {i}: " + (" | ".join(
+                    c.ljust(w) for c, w in zip(row, widths)).rstrip() or "-")
                     for i, row in enumerate(rows, 1))
             return "".join(f"\n      row {i}, column {k}: {c}"  # too wide: a cell a line
                            for i, row in enumerate(rows, 1) for k, c in enumerate(row, 1))
@@ -56,6 +63,8 @@ def _listed(name: str, v, view: dict) -> bool:
     empty lists, zeros and `none` of bookkeeping stay out of the way."""
     if name in view.get("shown", ()):
         return True
+    if name in view.get("internal", ()):
+        return False
     if isinstance(v, dict) and v.get("hidden"):
         return v.get("size", 1) != 0
     return v not in (None, 0, False, [], "") and v != {"map": []}
@@ -64,8 +73,15 @@ def _listed(name: str, v, view: dict) -> bool:
 def _ordered(name: str, v, view: dict):
     """A list marked `sorted` is shown in the order its elements read."""
     if name in view.get("sorted", ()) and isinstance(v, list):
-        return sorted(v, key=_value)
+        return sorted(v, key=_sort_key)
     return v
+
+
+def _sort_key(v):
+    """Numbers by their value (4 before 35), anything else by how it reads."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return (0, v, "")
+    return (1, 0, _value(v))
 
 
 def _heading(view: dict) -> str:

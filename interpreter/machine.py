@@ -64,7 +64,12 @@ class Machine(Evaluator):
         """Give the waiting decision its answer (or RECOMPUTE it) and run to the next one."""
         frame = self.stack[-1]
         if answer is RECOMPUTE:
-            return frame.recompute(self)
+            decision = frame.recompute(self)
+            if decision is not None:
+                return decision
+            # a `given` left nothing to choose: the decision is passed over, as when the
+            # rules come to a choice with no legal option (`otherwise`, or on)
+            return self.run(self.stack)
         frame.receive(self, self.stack, answer)
         return self.run(self.stack)
 
@@ -427,6 +432,15 @@ class Machine(Evaluator):
 
     def move(self, op, env):
         node = op.node
+        if op.source is None:  # `move x to B`: from the zone that holds x
+            item = op.item(self, env)
+            dst = self.unwatched(op.dest, env, self.container)
+            src, key = self.zone_of(item, node)
+            self.take(src, item, node)
+            self.put(dst, [item], op.place, node)
+            self.changed(key, None)
+            self.changed(self.key_of(op.dest, env), None)
+            return
         src = self.container(op.source, env)
         dst = self.unwatched(op.dest, env, self.container)
         if op.what == "one":
@@ -443,6 +457,39 @@ class Machine(Evaluator):
         self.put(dst, moved, op.place, node)
         self.changed(self.key_of(op.source, env), None)
         self.changed(self.key_of(op.dest, env), None)
+
+    def zone_of(self, item, node):
+        """The state variable (a list, deck or grid, global or a player's) that holds the
+        component `item`, as (container, key); each element looked at costs a step."""
+        if not isinstance(item, (Item, Struct)):
+            raise RuleError("E0306", f"`move` without `from` needs a component, not "
+                            f"{type_name(item)}", node, "write `move x from A to B`")
+        st = self.state
+        places = [((0, name), value) for name, value in st.globals.items()]
+        places += [((seat.seat, name), value) for seat in st.seats
+                   for name, value in seat.vars.items()]
+        found = []
+        for key, value in places:
+            if isinstance(value, list):
+                self.tick(node, len(value))
+                if any(x is item for x in value):
+                    found.append((key, value))
+            elif isinstance(value, Grid):
+                self.tick(node, len(value.cells))
+                found += [(key, (value, i)) for i, x in enumerate(value.cells) if x is item]
+        if len(found) != 1:
+            where = " and ".join(self._zone_name(k) for k, _ in found[:2])
+            raise RuleError("E0308", f"`{show(item)}` is in {'no zone' if not found else where}"
+                            ", so `move` cannot tell where to take it from", node,
+                            "name the zone: `move x from A to B`")
+        key, src = found[0]
+        if self.watcher is not None:
+            self.note_read(*key)
+        return src, key
+
+    @staticmethod
+    def _zone_name(key) -> str:
+        return key[1] if key[0] == 0 else f"player {key[0]}'s {key[1]}"
 
     def take(self, src, item, node):
         if isinstance(src, tuple):

@@ -190,7 +190,7 @@ def _write_item_texts(rules: Rules) -> None:
             text = shown.get(item.record)
             if text is not None:
                 try:
-                    item.text = text(reader, dict(item.fields))
+                    item.text = text(reader, {A.ROW_KEY: item.key, **item.fields})
                 except RuleError as e:
                     raise DiagnosticError([to_diagnostic(e)])
 
@@ -265,6 +265,6 @@ def compile_code(rules: Rules) -> Code:
             setattr(code, part, c.block(decl.body, none))
     for name, record in rules.records.items():
         if record.show is not None:
-            rules.record_texts[name] = compile_expr(record.show,
-                                                    frozenset(f.name for f in record.fields))
+            rules.record_texts[name] = compile_expr(
+                record.show, frozenset(f.name for f in record.fields) | {A.ROW_KEY})
     return code

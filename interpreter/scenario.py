@@ -368,8 +368,10 @@ class ScenarioRunner:
                           f"on at least {low} seeds" if item.at_most is None else
                           f"on at most {high} seeds")
                 message = item.message or "expectation failed"
+                how = (f"it held on {held} of {looked} seeds" if looked else
+                       "no seed came this far (each stopped at an earlier failure)")
                 result.failures.append(Diagnostic(
-                    "E0400", f"{message}: it held on {held} of {looked} seeds, wanted {wanted}",
+                    "E0400", f"{message}: {how}, wanted {wanted}",
                     file=self.file, **span_fields(item.span)))
         return result
 

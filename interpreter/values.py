@@ -118,7 +118,7 @@ def show(v, depth: int = 0, describe=None) -> str:
     if isinstance(v, Item):
         if v.text is not None:
             return v.text
-        name = v.fields.get("name") or v.fields.get("label")
+        name = v.fields.get("name") or v.fields.get("label") or v.key  # copies read alike
         return str(name) if name is not None else v.id
     if isinstance(v, Seat):
         return f"player {v.seat}" if v.automaton is None else f"{v.automaton} (player {v.seat})"

@@ -63,6 +63,7 @@ def view(game: Game, viewer: int | None) -> dict:
         # how the table lays the state out (docs/language.md, Global and player state)
         "shown": sorted({d.name for d in decls if d.shown}),
         "sorted": sorted({d.name for d in decls if d.sorted}),
+        "internal": sorted({d.name for d in decls if d.internal}),
     }
 
 

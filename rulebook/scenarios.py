@@ -1,12 +1,16 @@
 """Find and run the scenario tests in rules files (used by `rulebook test` and by pytest)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .interpreter.scenario import ScenarioResult, run_scenarios
 from .interpreter.state import Limits
 from .validator.diagnostics import Diagnostic, DiagnosticError
+
+
+_SCENARIO_HEADER = re.compile(r'^[ \t]*scenario[ \t]+"', re.MULTILINE)
 
 
 def collect(paths) -> tuple[list[str], list[Diagnostic]]:
@@ -40,6 +44,8 @@ def run_file(file: str, limits: Limits | None = None,
         outcome.held = len(program.scenarios)
     except DiagnosticError:
         program = None
+        # a file that does not parse still says how many scenarios it was meant to hold
+        outcome.held = len(_SCENARIO_HEADER.findall(checked.sources.get(file, "")))
     errors = [d for d in checked.diagnostics if d.is_error]
     if errors or program is None:
         outcome.diagnostics = errors

@@ -67,7 +67,9 @@ def node(cls, **fields):
 
 
 names = st.sampled_from(NAMES)
-any_text = st.text(st.characters(codec="utf-8", exclude_characters="\r"), max_size=6)
+# Control characters other than newline and tab are refused in strings (E0104).
+any_text = st.text(st.characters(codec="utf-8", exclude_categories=("Cc",),
+                                 include_characters="\n\t"), max_size=6)
 meta = st.builds(A.Meta, cite=st.lists(any_text, max_size=2), assumed=st.none() | any_text)
 
 leaves = st.one_of(
@@ -86,7 +88,8 @@ hole = st.recursive(
         st.builds(lambda op, l, r: node(A.Binary, op=op, left=l, right=r),
                   st.sampled_from(["+", "*", "=="]), inner, inner)),
     max_leaves=3)
-text_part = st.text(st.characters(codec="utf-8", exclude_characters="\r\\"), min_size=1,
+text_part = st.text(st.characters(codec="utf-8", exclude_categories=("Cc",),
+                                  include_characters="\n\t", exclude_characters="\\"), min_size=1,
                     max_size=5).map(lambda t: node(A.TextPart, text=t))
 expr_part = hole.map(lambda e: node(A.ExprPart, expr=e))
 

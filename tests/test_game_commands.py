@@ -95,6 +95,13 @@ def test_a_scenario_file_that_fails_check_counts_its_scenarios_as_failed(tmp_pat
     assert f"{bad}:2:5: error[E0511]: `ruleset` names an absolute path" in result.output
     assert "the file cannot be run (it holds 2 scenarios)" in result.output
     assert result.output.strip().endswith("0 passed, 2 failed")
+    # a syntax error: the scenarios written in the file are counted all the same
+    bad.write_text('scenario "one" {\n    expect 1 ==\n}\n  scenario "two" {\n}\n'
+                   'scenario "three" {\n}\n')
+    result = run("test", str(bad))
+    assert "error[E0100]" in result.output
+    assert "the file cannot be run (it holds 3 scenarios)" in result.output
+    assert result.output.strip().endswith("0 passed, 3 failed")
 
 
 def test_replay_prints_the_log_and_refuses_a_corrupt_save(tmp_path):

@@ -70,6 +70,14 @@ def test_if_with_citation_on_one_line():
     assert stmt.meta.cite == ["Bonus"] and stmt.otherwise is None
 
 
+def test_each_else_if_may_cite_its_own_section():
+    (stmt,) = body('if a cite "One" {', "    pass", '} else if b cite "Two" assumed "why" {',
+                   "    stop", "} else if c {", "    stop", "}")
+    assert stmt.meta.cite == ["One"] and stmt.branches[0].meta.cite == []
+    assert stmt.branches[1].meta.cite == ["Two"] and stmt.branches[1].meta.assumed == "why"
+    assert stmt.branches[2].meta.cite == []
+
+
 def test_loops():
     for_, repeat, while_ = body("for c in hand where c.cost > 1 { pass }", "repeat 3 times { pass }",
                                 "while size(deck) > 0 { stop }")

@@ -209,6 +209,21 @@ def test_seeds_run_a_scenario_many_times_and_count_how_often(tmp_path):
     assert any(m.startswith("seed ") and "(and on " in m for m in messages)
 
 
+def test_a_counted_expectation_that_no_seed_reached_says_so(tmp_path):
+    out = outcome_of(tmp_path, '''scenario "stops early" {
+    ruleset "../game.rules"
+    players 2
+    seeds 1..3
+    choose players[2] "pass"
+    expect sometimes total == 21
+}
+''')
+    messages = failures(out)
+    assert len(messages) == 2 and "not player 2's (and on 2 more seeds)" in messages[0]
+    assert messages[1] == ("expectation failed: no seed came this far (each stopped at an "
+                           "earlier failure), wanted at least once")
+
+
 def test_a_given_that_breaks_an_invariant_is_reported_at_its_end(tmp_path):
     out = outcome_of(tmp_path, '''scenario "broken" {
     ruleset "../game.rules"
@@ -311,3 +326,61 @@ def test_beverage_keeps_one_file_per_alternative_rule():
     root = Path(__file__).resolve().parents[1] / "rulesets" / "beverage"
     assert sorted(p.stem for p in root.glob("*.rules")) == [
         "beverage", "first_game", "handicaps", "open_market", "recession_free"]
+
+
+SECRET_PICKS = '''game "Picks" {
+    players 3
+}
+player hand: list of int = [1, 2, 3] owner
+player pick: int = 0 owner
+play {
+    repeat 2 times {
+        simultaneously for p in players {
+            choose p "Pick a card" {
+                option play for c in p.hand label "play {c}" {
+                    remove c from p.hand
+                    set p.pick = c
+                }
+            }
+        }
+    }
+    for p in players {
+        choose p "Keep or give" {
+            option keep where size(p.hand) > 0 { }
+            otherwise {
+                log "{p} has nothing left"
+            }
+        }
+    }
+}
+winner p in players by p.pick
+'''
+
+
+def test_a_given_that_leaves_a_decision_no_option_passes_it_over(tmp_path):
+    # in `simultaneously`, the emptied part goes on without its decision, the others are asked
+    game = tmp_path / "picks.rules"
+    game.write_text(SECRET_PICKS + '''
+scenario "a hand emptied while the others pick" {
+    players 3
+    given {
+        set players[2].hand = []
+    }
+    expect options players[2] == []
+    choose players[1] "play:1"
+    choose players[3] "play:3"
+    expect players[1].pick == 1 and players[3].pick == 3 and players[2].pick == 0
+    choose players[1] "play:2"
+    expect pending_player == players[3] "the next round skips the empty hand"
+    choose players[3] "play:2"
+    given {
+        set players[1].hand = []
+    }
+    expect log "player 1 has nothing left" "the emptied decision runs its `otherwise`"
+    expect pending_player == players[3]
+    expect not game_over
+}
+''', encoding="utf-8")
+    out = run_file(str(game))
+    assert failures(out) == []
+    assert [r.passed for r in out.results] == [True]

@@ -97,3 +97,54 @@ play {
     assert render_view(view(g, 2)).splitlines()[0].startswith("== Test - turn 2")
     result = CliRunner().invoke(main, ["simulate", "examples/tictactoe", "--games", "2"])
     assert "rounds per game" in result.output or "turns per game" in result.output
+
+
+def test_a_ragged_list_of_lists_and_sorted_numbers_read_well():
+    text = header("1") + """
+global rows: list of list of int = [[1, 2, 13], [4], []]
+player taken: list of int = [35, 4, 12] sorted
+play {
+    choose players[1] "Go" { option go { } option stay { } }
+}
+"""
+    out = render_view(view(game_of(text, 1), 1))
+    assert "row 1: 1 | 2 | 13\n      row 2: 4\n      row 3: -" in out
+    assert "taken [4; 12; 35]" in out  # numbers in the order of their values, not as text
+
+
+def test_copies_of_a_named_row_read_alike_and_are_listed_once():
+    text = header("1") + """
+record Coin {
+    value: int
+}
+table coins of Coin {
+    id   | value | count
+    gold | 5     | 2
+    iron | 1     | 1
+}
+global purse: list of Coin = coins
+play {
+    choose players[1] "Take a coin" {
+        option take for c in purse { move c from purse to players[1].taken }
+    }
+}
+player taken: list of Coin
+"""
+    g = game_of(text, 1)
+    assert [line[7:] for line in option_lines(g.legal_options())] == [
+        "take gold (x2)", "take iron"]
+    assert "purse: [gold [value 5]; gold [value 5]; iron [value 1]]" in render_view(view(g, 1))
+
+
+def test_internal_state_is_never_listed_and_cannot_also_be_shown():
+    text = TABLE.replace("global box: list of Card", "global box: list of Card internal")
+    g = game_of(text, 2, seed=3)
+    g.apply(g.legal_options()[0][0])
+    assert len(g.state.globals["box"]) == 1
+    out = render_view(view(g, 1))
+    assert "box" not in out and "hand [" in out  # holds a card, yet bookkeeping
+    assert view(g, 1)["globals"]["box"] != []  # the data view still has it
+    from rulebook.grammar.parser import parse_text
+    from rulebook.validator.semantic import check_program
+    both = TABLE.replace("global scratch: int", "global scratch: int shown internal")
+    assert [d.code for d in check_program(parse_text(both, "t")) if d.is_error] == ["E0210"]

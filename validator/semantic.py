@@ -358,7 +358,10 @@ class _Checker:
 
     def decl_record(self, d):
         if d.show is not None:  # how a component reads: its fields are the names it sees
-            self.expr(d.show, dict(self.fields.get(d.name, {})))
+            names = dict(self.fields.get(d.name, {}))
+            if A.ROW_KEY not in names and self._names_rows(d.name):
+                names[A.ROW_KEY] = TEXT  # and its row's name
+            self.expr(d.show, names)
 
     # ------------------------------------------------------------------- declarations
     def _header(self, header) -> None:
@@ -417,6 +420,11 @@ class _Checker:
                         f"{MAX_TABLE_ITEMS:,})", d,
                         hint="a table lists the components in the box; lower the counts")
 
+    def _names_rows(self, record: str) -> bool:
+        """Whether some table of this record names its rows (an `id` column, or names)."""
+        return any(t.record == record and any(k is not None for k in A.row_keys(t))
+                   for t in self.tables.values())
+
     def _table_value(self, table, row, col, ty: Ty, value) -> None:
         if value is None:
             return  # a table may leave fields empty
@@ -456,6 +464,10 @@ class _Checker:
         for bound in (d.at_least, d.at_most):
             if bound is not None:
                 self.want(bound, self.expr(bound, env), INT, "a bound (`at least`/`at most`)")
+        if d.internal and (d.shown or d.sorted):
+            self.report("E0210", f"`{d.name}` is `internal`, never listed at the table, so it "
+                        f"cannot also be `{'shown' if d.shown else 'sorted'}`", d,
+                        hint="keep one of them")
         if d.sorted and declared.known and declared.kind != "list":
             self.report("E0210", f"`sorted` shows a list in order, but `{d.name}` is {_a(declared)}",
                         d, hint="remove `sorted`")
@@ -606,12 +618,19 @@ class _Checker:
         self.want(s.amount, self.expr(s.amount, env), INT, f"`{s.op}`")
 
     def stmt_move(self, s, env, ctx):
-        if s.item is not None:
-            t = self.expr(s.item, env)
-            if s.what == "top":
-                self.want(s.item, t, INT, "`move top`")
-        self._zone(s.source, env, "moved from")
-        self.place(s.source, self.expr(s.source, env), "`move ... from`")
+        t = self.expr(s.item, env) if s.item is not None else UNKNOWN
+        if s.what == "top":
+            self.want(s.item, t, INT, "`move top`")
+        if s.source is None:  # a component is found in the zone that holds it
+            if s.what != "one":
+                self.report("E0210", f"`move {'all' if s.what == 'all' else 'top n'}` needs the "
+                            "zone it takes from", s, hint="write `move ... from A to B`")
+            elif t.kind not in ("record", "unknown"):
+                self.report("E0210", f"only a component knows its zone; {_a(t)} does not", s,
+                            hint="write `move x from A to B`")
+        else:
+            self._zone(s.source, env, "moved from")
+            self.place(s.source, self.expr(s.source, env), "`move ... from`")
         self.place(s.dest, self.target(s.dest, env), "`move ... to`")
 
     def stmt_add(self, s, env, ctx):
@@ -965,6 +984,8 @@ class _Checker:
             return self.state_types.get(id(decl), UNKNOWN)
         if obj.kind == "record" and obj.name in self.fields:
             fields = self.fields[obj.name]
+            if name == A.ROW_KEY and name not in fields and self._names_rows(obj.name):
+                return TEXT  # the name of the component's table row (`none` for a row without)
             if name not in fields:
                 self.report("E0206", f"a {obj.name} has no field `{name}`", e,
                             hint=did_you_mean(name, fields) or
