@@ -11,7 +11,7 @@ from .memory import CHECK_EVERY, resident_bytes
 from .rules import Rules
 from .state import GameState, Limits
 from .values import (
-    MAX_SHOWN_DEPTH, Grid, Item, Seat, Struct, Sym, elements, show, type_name,
+    MAX_SHOWN_DEPTH, Grid, Item, Seat, Struct, Sym, elements, show, show_within, type_name,
 )
 from .visibility import can_see
 
@@ -164,9 +164,17 @@ class Evaluator:
         return self.text("".join(out), node)
 
     def shown(self, value, node) -> str:
-        """`show` of a value the rules print, charged per element like any other walk."""
-        self.tick(node, elements(value))
-        return show(value, describe=self.describe)
+        """`show` of a value the rules print, charged per element visited like any other walk,
+        and refused once it reads longer than a text may be."""
+        if not isinstance(value, (list, dict)):
+            return show(value, describe=self.describe)
+        text, visited, whole = show_within(value, self.limits.max_text, self.describe)
+        self.tick(node, visited)
+        if not whole:
+            raise RuleError("E0303", f"this value reads longer than a text may be ("
+                            f"{self.limits.max_text:,} characters)", node,
+                            "show a part of it, or its size")
+        return self.text(text, node)
 
     def describe(self, struct: Struct) -> str | None:
         """How a structure reads, when its record says (`record Lot show "..."`)."""
@@ -419,7 +427,9 @@ class Evaluator:
         return out
 
     def order(self, rows, node):
-        """Stable sort of (value, keys) rows; a `random` key draws from the game's generator."""
+        """Stable sort of (value, keys) rows; a `random` key draws from the game's generator.
+        Charged n log n steps, what sorting costs."""
+        self.tick(node, len(rows) * max(1, len(rows).bit_length() - 1))
         def key(row):
             out = []
             for desc, v in row[1]:

@@ -413,7 +413,8 @@ class Log(Op):
             if not all(isinstance(p, Seat) for p in seats):
                 raise RuleError("E0306", "`log ... to` needs a player or a list of players",
                                 self.node.to)
-            to = [p.seat for p in seats]
+            m.tick(self.node, len(seats))
+            to = sorted({p.seat for p in seats})  # each reader once
         elif m.secret_depth and env.get(CHOOSER) is not None:
             to = [env[CHOOSER].seat]
         else:

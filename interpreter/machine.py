@@ -85,6 +85,7 @@ class Machine(Evaluator):
                     err.node = statement_of(stack[-1])
                 raise
             if decision is not None:
+                self.tick(statement_of(stack[-1]), self.limits.decision_steps)
                 return decision
         return None
 
@@ -577,6 +578,8 @@ class Machine(Evaluator):
             if not all(isinstance(p, Seat) for p in seats):
                 raise RuleError("E0306", "`reveal ... to` needs a player or a list of players",
                                 node.to)
+            self.tick(node, len(seats))
+            seats = list({p.seat: p for p in seats}.values())  # each reader once
         if self.watcher is not None and self.hidden_from_watcher(*key) and (
                 seats is None or any(p.seat == self.watcher for p in seats)):
             self.saw_hidden = True  # shown to the audited seat from now on

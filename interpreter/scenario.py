@@ -8,6 +8,7 @@ legal, a `given` that breaks the rules, a game that stopped with an error) ends 
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -75,7 +76,7 @@ class _Run:
         if self.game is None:
             try:
                 rules = self.runner.rules()
-                self.game = Game(rules, self.players, self.seed, self.runner.limits,
+                self.game = Game(rules, self.players, self.seed, self.runner.game_limits(),
                                  ruleset_ref=rules.source_path)
             except DiagnosticError as e:
                 d = e.diagnostics[0]
@@ -183,12 +184,12 @@ class _Run:
     def sc_refuse(self, item):
         game, seat = self.decider(item)
         option = self.text(item.option, item)
-        before = game.digest()
+        before = game.game_digest()
         why = f"{item.message}: " if item.message else ""
         try:
             game.apply(option, seat.seat)
         except IllegalDecision:
-            if game.digest() != before:
+            if game.game_digest() != before:
                 self.stop(item, "the refused decision changed the state")
             return
         except DiagnosticError as e:
@@ -325,12 +326,31 @@ class _Run:
 
 class ScenarioRunner:
     def __init__(self, scenario: A.Scenario, file: str, rules_for: Callable[..., Rules],
-                 limits: Limits | None = None):
+                 limits: Limits | None = None, pool: list[int] | None = None):
         self.sc = scenario
         self.file = file
         self.rules_for = rules_for
-        self.limits = limits
+        self.limits = limits or Limits()
+        # Steps left to all the scenarios of the file: each game may use what is left of them.
+        self.pool = pool if pool is not None else [self.limits.max_file_steps]
         self._rules: Rules | None = None
+
+    def game_limits(self) -> Limits:
+        if self.pool[0] >= self.limits.max_steps:
+            return self.limits
+        return dataclasses.replace(self.limits, max_steps=max(0, self.pool[0]))
+
+    def spent(self, run: "_Run") -> None:
+        if run.game is not None:
+            self.pool[0] -= run.game.state.steps
+
+    def out_of_steps(self) -> Diagnostic | None:
+        if self.pool[0] > 0:
+            return None
+        return Diagnostic(
+            "E0301", f"the scenarios of this file ran more than {self.limits.max_file_steps:,} "
+            "steps in all; this one was not run", file=self.file, **span_fields(self.sc.span),
+            hint="split the file, or run fewer seeds")
 
     def rules(self) -> Rules:
         if self._rules is None:
@@ -344,16 +364,24 @@ class ScenarioRunner:
         seeds = next((i for i in self.sc.items if i.kind == "sc_seeds"), None)
         counted = [i for i in self.sc.items if i.kind == "sc_expect"
                    and (i.at_least is not None or i.at_most is not None)]
+        if self.out_of_steps():
+            result.failures.append(self.out_of_steps())
+            return result
         if seeds is None:
             run = _Run(self, 0, "")
             run.run(self.sc.items)
+            self.spent(run)
             result.failures.extend(run.failures)
             runs = [run]
         else:
             runs = []
             for seed in range(seeds.first, seeds.last + 1):
+                if self.out_of_steps():
+                    result.failures.append(self.out_of_steps())
+                    break
                 run = _Run(self, seed, f"seed {seed}: ")
                 run.run(self.sc.items)
+                self.spent(run)
                 runs.append(run)
             result.failures.extend(_first_per_place(runs))
         for item in counted:
@@ -397,4 +425,5 @@ def _first_per_place(runs: list[_Run]) -> list[Diagnostic]:
 def run_scenarios(program: A.Program, file: str, rules_for: Callable[..., Rules],
                   limits: Limits | None = None) -> list[ScenarioResult]:
     """Run each scenario; `rules_for(ruleset, node, variants)` loads the rules it tests."""
-    return [ScenarioRunner(sc, file, rules_for, limits).run() for sc in program.scenarios]
+    pool = [(limits or Limits()).max_file_steps]
+    return [ScenarioRunner(sc, file, rules_for, limits, pool).run() for sc in program.scenarios]

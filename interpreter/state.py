@@ -12,12 +12,14 @@ class Limits:
     """Budgets that stop a runaway or malicious ruleset with a diagnostic."""
 
     max_steps: int = 3_000_000        # statements, loop turns, calls and elements visited
+    max_file_steps: int = 30_000_000  # steps of all the scenarios of one file (`rulebook test`)
     max_depth: int = 60               # nested define/procedure/handler calls
     max_collection: int = 100_000     # elements in one list, map or grid
     max_text: int = 100_000           # characters in one text
     max_nesting: int = MAX_SHOWN_DEPTH  # lists (or records, maps) inside each other
     max_number: int = 2 ** 53         # absolute value of any integer
     max_options: int = 5_000          # legal options at one decision point
+    decision_steps: int = 500         # what asking for one decision costs (bounds endless games)
     max_log_lines: int = 100_000      # lines in a game's log
     max_log_chars: int = 10_000_000   # characters in a game's log, all lines together
     # Resident memory of the whole process, in bytes, checked as the rules run (None: no limit).

@@ -106,9 +106,66 @@ def elements(v) -> int:
     return 1
 
 
+SHOWN_CHARACTERS = 100_000  # a value never reads longer than this (the rest is cut: "...")
+
+
 def show(v, depth: int = 0, describe=None) -> str:
     """How a value reads in labels and log lines (`describe` reads a structure whose record
-    says how it is shown)."""
+    says how it is shown), cut after SHOWN_CHARACTERS characters."""
+    if isinstance(v, (list, dict)):
+        text, _, whole = show_within(v, SHOWN_CHARACTERS, describe, depth)
+        return text if whole else text + "..."
+    return _show_one(v, depth, describe)
+
+
+def show_within(v, limit: int, describe=None, depth: int = 0) -> tuple[str, int, bool]:
+    """`show(v)` built piece by piece and stopped once it is longer than `limit` characters
+    (values that share parts can read far longer than they are): the text, the number of
+    elements visited, and whether the text is whole."""
+    out: list[str] = []
+    size = visited = 0
+
+    class Full(Exception):
+        pass
+
+    def put(piece: str) -> None:
+        nonlocal size
+        size += len(piece)
+        out.append(piece)
+        if size > limit:
+            raise Full
+
+    def walk(v, depth: int) -> None:
+        nonlocal visited
+        visited += 1
+        if isinstance(v, list) and depth < MAX_SHOWN_DEPTH:
+            put("[")
+            for i, x in enumerate(v):
+                if i:
+                    put(", ")
+                walk(x, depth + 1)
+            put("]")
+        elif isinstance(v, dict) and depth < MAX_SHOWN_DEPTH:
+            put("{")
+            for i, (k, x) in enumerate(v.items()):
+                if i:
+                    put(", ")
+                walk(k, depth + 1)
+                put(": ")
+                walk(x, depth + 1)
+            put("}")
+        else:
+            put(_show_one(v, depth, describe))
+
+    try:
+        walk(v, depth)
+    except Full:
+        return "".join(out)[:limit], visited, False
+    return "".join(out), visited, True
+
+
+def _show_one(v, depth: int, describe) -> str:
+    """How a value that is not a list or a map reads."""
     if v is None:
         return "none"
     if isinstance(v, bool):
@@ -122,13 +179,8 @@ def show(v, depth: int = 0, describe=None) -> str:
         return str(name) if name is not None else v.id
     if isinstance(v, Seat):
         return f"player {v.seat}" if v.automaton is None else f"{v.automaton} (player {v.seat})"
-    if isinstance(v, (list, dict)) and depth >= MAX_SHOWN_DEPTH:
+    if isinstance(v, (list, dict)):  # deeper than MAX_SHOWN_DEPTH
         return "..."
-    if isinstance(v, list):
-        return "[" + ", ".join(show(x, depth + 1, describe) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{show(k, depth + 1, describe)}: {show(x, depth + 1, describe)}"
-                               for k, x in v.items()) + "}"
     if isinstance(v, Struct):
         text = describe(v) if describe is not None else None
         return text if text is not None else v.record

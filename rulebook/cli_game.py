@@ -153,8 +153,9 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
                                  f"{len(game.state.seats)}", param_hint="--seat")
     target = _SaveTarget(save_to or load_path or "rulebook-game.save.json",
                          owned=bool(load_path) and (save_to is None or save_to == load_path))
-    game.audit_reveals = True  # so that undo can be refused once a decision showed something
     kinds.setdefault(1, "human")  # unless told otherwise, the person sits at seat 1
+    # A person may undo: keep what undo needs, and refuse it once a decision showed something.
+    game.audit_reveals = any(kinds.get(s.seat) == "human" for s in game.state.seats)
     agents = {}
     for s in game.state.seats:
         kind = kinds.get(s.seat, "random")
@@ -311,7 +312,10 @@ def test_cmd(paths, verbose, variants, max_memory):
     from .validator.diagnostics import render_text
 
     limits = _limits(max_memory)
+    from .cli import _empty_folders
+
     files, problems = collect(paths)
+    problems += _empty_folders(paths)  # a folder with no rules file is no pass
     if problems:
         _fail(problems)
     passed = failed = 0

@@ -102,7 +102,8 @@ def expand_paths(paths) -> tuple[list[str], list[Diagnostic]]:
             shown = p if len(p) <= 160 else p[:80] + "..." + p[-60:]
             problems.append(Diagnostic("E0001", f"no such file or folder: {shown}", file=str(p),
                                        hint="check the path, or list files with `ls`"))
-    return files, problems
+    # A file named twice (or found in two folders named) is checked once.
+    return list(dict.fromkeys(files)), list({(d.file, d.code): d for d in problems}.values())
 
 
 def rules_files_under(folder: str) -> list[str]:
