@@ -69,9 +69,12 @@ class DeckType(Node):
 
 
 class GridType(Node):
+    """``grid R by C of T``: the sizes are numbers or expressions of constants, known when the
+    game starts (``grid frame_rows by frame_columns of Cell?``)."""
+
     kind: Literal["grid_type"]
-    rows: int
-    columns: int
+    rows: Expr
+    columns: Expr
     element: TypeExpr
 
 

@@ -491,7 +491,7 @@ class _Builder(Transformer_NonRecursive):
         return _new(A.MapEntry, kind="map_entry", key=c[0], value=c[1], span=_span(m))
 
     def grid_type(self, c, m):
-        return _new(A.GridType, kind="grid_type", rows=integer(c[0]), columns=integer(c[1]),
+        return _new(A.GridType, kind="grid_type", rows=c[0], columns=c[1],
                     element=c[2], span=_span(m))
 
     # --- statements

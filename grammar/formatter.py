@@ -653,7 +653,16 @@ class _Printer:
             return "deck of " + self.type(t.element)
         if t.kind == "map_type":
             return f"map of {self.type(t.key)} to {self.type(t.value)}"
-        return f"grid {t.rows} by {t.columns} of " + self.type(t.element)
+        return f"grid {self.inline(t.rows, ADD)} by {self.inline(t.columns, ADD)} of " + \
+            self.type(t.element)
+
+    def inline(self, e, min_level: int = 0) -> str:
+        """An expression on one line, as a type's size is written."""
+        inline, self.inline_only = self.inline_only, True
+        try:
+            return _flat(self.expr(e, min_level))
+        finally:
+            self.inline_only = inline
 
     # ------------------------------------------------------------------ statements
     def stmts(self, body, depth: int) -> Doc:

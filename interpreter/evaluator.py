@@ -608,12 +608,24 @@ class Evaluator:
 
     # ------------------------------------------------------------------------ new values
     def new_grid(self, t, fill, node) -> Grid:
-        cells = t.rows * t.columns
+        rows, columns = self.grid_size(t.rows, "rows"), self.grid_size(t.columns, "columns")
+        cells = rows * columns
         if cells > self.limits.max_collection:
-            raise RuleError("E0303", f"a {t.rows} by {t.columns} grid has {cells:,} cells (limit "
+            raise RuleError("E0303", f"a {rows} by {columns} grid has {cells:,} cells (limit "
                             f"{self.limits.max_collection:,})", node)
         self.tick(node, cells)
-        return Grid(t.rows, t.columns, fill)
+        return Grid(rows, columns, fill)
+
+    def grid_size(self, size, what: str) -> int:
+        """A grid's number of rows or columns: a number, or constants the checker allowed."""
+        if size.kind == "int":
+            n = size.value
+        else:
+            n = self.eval(size, {}, frozenset())
+        if type(n) is not int or n < 1:
+            raise RuleError("E0303", f"a grid's number of {what} is {show(n)}, not a whole "
+                            "number of at least 1", size)
+        return n
 
     def default_for(self, t, node):
         if t is not None and t.kind == "grid_type":

@@ -308,3 +308,19 @@ play {
     with pytest.raises(DiagnosticError) as e:
         g.apply("go")
     assert "left side is `2`, right side is `3`" in e.value.diagnostics[0].message
+
+
+def test_grid_sizes_are_worked_out_from_constants_when_the_game_starts():
+    g = game_of(header("2 to 4") + """
+record Cell { symbol: text }
+const pad_rows = 2
+const frame_rows = pad_rows + 2 * 3
+player layout: grid frame_rows by pad_rows + 1 of Cell? shown
+global seats: grid 1 by player_count of int = 7 shown
+""", players=3)
+    layout = g.state.seats[0].vars["layout"]
+    assert (layout.rows, layout.columns) == (8, 3)
+    seats = g.state.globals["seats"]
+    assert (seats.rows, seats.columns) == (1, 3) and set(seats.cells) == {7}
+    assert problems(header("2") + "global n: int = 2 shown\n"
+                    "global g: grid n by 2 of int shown\n") == [("E0228", 5)]

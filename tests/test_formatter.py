@@ -134,8 +134,14 @@ def test_types_are_printed_as_written():
             c: list of Card?
             d: deck of Card
             e: grid 2 by 3 of list of Card
+            f: grid frame_rows by pad_columns * 2 + 1 of int
         }
     ''')
+
+
+def test_grid_sizes_keep_only_the_parentheses_they_need():
+    assert_formats("global g: grid (rows) by (if wide then 9 else 3) of int\n",
+                   "global g: grid rows by (if wide then 9 else 3) of int\n")
 
 
 def test_table_columns_are_aligned():

@@ -67,7 +67,9 @@ def node(cls, **fields):
 
 
 names = st.sampled_from(NAMES)
-any_text = st.text(st.characters(codec="utf-8", exclude_characters="\r"), max_size=6)
+# Strings hold no control characters but \n and \t (E0104).
+written = st.characters(codec="utf-8", exclude_categories=("Cc",), include_characters="\n\t")
+any_text = st.text(written, max_size=6)
 meta = st.builds(A.Meta, cite=st.lists(any_text, max_size=2), assumed=st.none() | any_text)
 
 leaves = st.one_of(
@@ -86,7 +88,8 @@ hole = st.recursive(
         st.builds(lambda op, l, r: node(A.Binary, op=op, left=l, right=r),
                   st.sampled_from(["+", "*", "=="]), inner, inner)),
     max_leaves=3)
-text_part = st.text(st.characters(codec="utf-8", exclude_characters="\r\\"), min_size=1,
+text_part = st.text(st.characters(codec="utf-8", exclude_categories=("Cc",),
+                                  include_characters="\n\t", exclude_characters="\\"), min_size=1,
                     max_size=5).map(lambda t: node(A.TextPart, text=t))
 expr_part = hole.map(lambda e: node(A.ExprPart, expr=e))
 
@@ -237,6 +240,8 @@ statements = st.recursive(
     max_leaves=4)
 bodies = st.lists(statements, max_size=3)
 params = st.lists(names, max_size=2)
+# A grid's size: a number, or any expression (the checker, not the parser, wants constants).
+grid_sizes = st.one_of(st.integers(0, 9).map(lambda n: node(A.IntLit, value=n)), exprs)
 types = st.recursive(
     st.one_of(names.map(lambda n: node(A.NamedType, name=n)),
               names.map(lambda n: node(A.OptionalType, name=n))),
@@ -244,7 +249,7 @@ types = st.recursive(
         inner.map(lambda t: node(A.ListType, element=t)),
         inner.map(lambda t: node(A.DeckType, element=t)),
         st.builds(lambda r, c, t: node(A.GridType, rows=r, columns=c, element=t),
-                  st.integers(0, 9), st.integers(0, 9), inner)),
+                  grid_sizes, grid_sizes, inner)),
     max_leaves=3)
 cells = st.one_of(st.integers(0, 99), any_text, st.booleans(), st.none())
 

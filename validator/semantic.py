@@ -42,6 +42,7 @@ CODES = {
     "E0226": "`reveal` or `hide` of something that is not a state variable",
     "E0227": "table rows named twice, or by something that is not a word",
     "E0224": "a table of more components than a list can hold",
+    "E0228": "a grid size that is not a number known when the game starts",
     "W0201": "state that is never read",
 }
 
@@ -341,11 +342,41 @@ class _Checker:
         if isinstance(t, (A.ListType, A.DeckType)):
             return list_of(self.resolve_type(t.element))
         if isinstance(t, A.GridType):
+            self._grid_size(t.rows, "rows")
+            self._grid_size(t.columns, "columns")
             return Ty("grid", elem=self.resolve_type(t.element))
         if isinstance(t, A.MapType):
             self.resolve_type(t.key)  # reports an unknown key type
             return Ty("map", elem=self.resolve_type(t.value))
         return UNKNOWN
+
+    # Values a grid's size may not read: they change during a game, or differ between two games
+    # of the same players.
+    _CHANGING_VALUES = frozenset(BUILTIN_VALUES - {"player_count", "players"})
+    _CHANGING_FUNCTIONS = frozenset({"random_int", "shuffled", "changed_at"})
+
+    def _grid_size(self, e, what: str) -> None:
+        """A grid's number of rows or columns: a number, or an expression of constants."""
+        self.want(e, self.expr(e, {}), INT, f"the number of {what} of a grid")
+        for n in A.walk(e):
+            changing = None
+            if n.kind == "name" and (n.id in self.globals or n.id in self._CHANGING_VALUES):
+                changing = f"`{n.id}` changes during the game"
+            elif n.kind == "field" and n.name in self.player_vars:
+                changing = f"`.{n.name}` is a player's state"
+            elif n.kind == "call" and n.func in self.defines:
+                changing = f"`{n.func}` is a define, which may read the state"
+            elif n.kind == "call" and n.func in self._CHANGING_FUNCTIONS:
+                changing = f"`{n.func}(...)` differs from game to game"
+            if changing:
+                self.report("E0228", f"the number of {what} of a grid must be known when the game "
+                            f"starts, but {changing}", n,
+                            hint="write a number, a `const`, or arithmetic on them")
+                return
+        if e.kind == "int" or (e.kind == "unary" and e.operand.kind == "int"):
+            value = e.value if e.kind == "int" else -e.operand.value
+            if value < 1:
+                self.report("E0228", f"a grid has at least 1 of its {what}, not {value}", e)
 
     def _record(self, d: A.RecordDecl) -> None:
         fields: dict[str, Ty] = {}
