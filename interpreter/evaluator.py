@@ -227,7 +227,17 @@ class Evaluator:
                 self.tick(node, len(idx[0]))
                 return [obj[self.list_pos(obj, [i], node)] for i in idx[0]]
             return obj[self.list_pos(obj, idx, node)]
+        if isinstance(obj, (Item, Struct)):
+            return self.get_field(obj, self.field_key(obj, idx, node), node)
         raise RuleError("E0306", f"cannot index {type_name(obj)} `{show(obj)}`", node)
+
+    def field_key(self, obj, idx, node) -> str:
+        """`tile[k]`: the name of the field a member of an enum chooses."""
+        if len(idx) != 1 or not isinstance(idx[0], Sym):
+            shown = ", ".join(show(i) for i in idx)
+            raise RuleError("E0306", f"a {obj.record}'s field is chosen by a member of an enum, "
+                            f"not by `{shown}`", node, "write `record[k]` with `k` an enum member")
+        return idx[0].name
 
     def map_key(self, idx, node):
         if len(idx) != 1:

@@ -3,9 +3,11 @@ repeated choices, reveals of a value, split ties, named table rows, how a compon
 lists, join, state that owns its lists, and the checks that go with them."""
 from __future__ import annotations
 
+import pytest
 from engine_helpers import game_of, header
 from rulebook.grammar.parser import parse_text
 from rulebook.interpreter.view import view
+from rulebook.validator.diagnostics import DiagnosticError
 from rulebook.validator.semantic import check_program
 
 
@@ -324,3 +326,54 @@ global seats: grid 1 by player_count of int = 7 shown
     assert (seats.rows, seats.columns) == (1, 3) and set(seats.cells) == {7}
     assert problems(header("2") + "global n: int = 2 shown\n"
                     "global g: grid n by 2 of int shown\n") == [("E0228", 5)]
+
+
+def test_a_field_is_chosen_by_an_enum_member_for_reading_and_for_structures_writing():
+    g = game_of(header("2") + """
+enum Characteristic { aroma, color, taste }
+record Tile { aroma: int, color: int, taste: int }
+table tiles of Tile {
+    id     | aroma | color | taste
+    hops   | 2     | 0     | -1
+    barrel | 1     | 0     | 1
+}
+record Beer { aroma: int, color: int, taste: int }
+global beer: Beer = new Beer { aroma: 0, color: 0, taste: 0 } shown
+define effect(t, k) = t[k]
+setup {
+    for k in Characteristic {
+        set beer[k] = sum(effect(t, k) for t in tiles)
+    }
+    increase beer[taste] by 5
+}
+""", players=2)
+    assert g.state.globals["beer"].fields == {"aroma": 3, "color": 0, "taste": 5}
+
+
+def test_a_component_chosen_field_cannot_be_changed_nor_missing_at_run_time():
+    text = header("2") + """
+enum Characteristic { aroma, color }
+enum Other { sweetness }
+record Tile { aroma: int, color: int }
+table tiles of Tile {
+    id   | aroma | color
+    hops | 2     | 0
+}
+global n: int shown
+define pick(t, k) = t[k]
+setup {
+    WHAT
+}
+"""
+    def failure(what: str):
+        with pytest.raises(DiagnosticError) as err:
+            game_of(text.replace("WHAT", what), players=2)
+        (d,) = err.value.diagnostics
+        return d.code, d.message
+
+    assert game_of(text.replace("WHAT", "set n = pick(tiles.hops, color)"),
+                   players=2).state.globals["n"] == 0
+    assert failure("set n = pick(tiles.hops, sweetness)") == (
+        "E0311", "a Tile has no field `sweetness`")
+    code, message = failure("let t = tiles.hops\n    set t[aroma] = 1")
+    assert code == "E0306" and "cannot be changed" in message

@@ -1041,6 +1041,14 @@ class _Checker:
             if len(kinds) != 1:
                 self.report("E0210", "a map value is written `map[key]` with one key", e)
             return (obj.elem or UNKNOWN).maybe()
+        if len(kinds) == 1 and kinds[0].kind == "enum" and obj.kind in ("record", "unknown"):
+            return self._field_by_member(e, obj, kinds[0].name)
+        if obj.kind == "record" and not (len(kinds) == 1 and not kinds[0].known):
+            shown = " and ".join(_a(k) for k in kinds)
+            self.report("E0210", f"a {obj.name}'s field is chosen by a member of an enum, not by "
+                        f"{shown}", e, hint="write `record.field`, or `record[k]` with `k` a "
+                        "member of an enum whose members name fields of the record")
+            return UNKNOWN
         if obj.kind in ("list", "unknown") and len(kinds) == 1 and kinds[0].kind == "list":
             # xs[1..3]: a list of positions picks several elements
             self.want(e.indices[0], elem_of(kinds[0]), INT, "a position")
@@ -1055,6 +1063,29 @@ class _Checker:
             self.report("E0210", f"{_a(obj)} cannot be indexed with `[...]`", e)
             return UNKNOWN
         return elem_of(obj)
+
+    def _field_by_member(self, e: A.Index, obj: Ty, enum: str) -> Ty:
+        """`tile[k]`, with `k` a member of an enum: the field named like `k`. The record has a
+        field for every member, all of one type, so that any member reads a field."""
+        if obj.kind == "unknown" or obj.name not in self.fields:
+            return UNKNOWN
+        fields = self.fields[obj.name]
+        members = [m.name for m in self.enums[enum].members] if enum in self.enums else []
+        missing = [m for m in members if m not in fields]
+        if missing:
+            self.report("E0206", f"a {obj.name} has no field `{missing[0]}`, so it cannot be read "
+                        f"by a {enum}", e, hint=f"`record[k]` reads the field named like the "
+                        f"member `k`: give {obj.name} a field for each member of {enum} "
+                        f"({', '.join(members)})")
+            return UNKNOWN
+        types = {str(fields[m]): fields[m] for m in members}
+        if len(types) > 1:
+            shown = ", ".join(f"`{m}` is {fields[m]}" for m in members)
+            self.report("E0210", f"the fields of {obj.name} named like the members of {enum} "
+                        f"have different types ({shown})", e,
+                        hint="`record[k]` needs one type for every member's field")
+            return UNKNOWN
+        return next(iter(types.values())) if types else UNKNOWN
 
     def ex_call(self, e: A.Call, env):
         args = [self.expr(a, env) for a in e.args]
