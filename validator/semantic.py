@@ -1043,7 +1043,9 @@ class _Checker:
             return (obj.elem or UNKNOWN).maybe()
         if len(kinds) == 1 and kinds[0].kind == "enum" and obj.kind in ("record", "unknown"):
             return self._field_by_member(e, obj, kinds[0].name)
-        if obj.kind == "record" and not (len(kinds) == 1 and not kinds[0].known):
+        if obj.kind == "record" and len(kinds) == 1 and not kinds[0].known:
+            return UNKNOWN  # `t[k]` with `k` a parameter: the member is known when it runs
+        if obj.kind == "record":
             shown = " and ".join(_a(k) for k in kinds)
             self.report("E0210", f"a {obj.name}'s field is chosen by a member of an enum, not by "
                         f"{shown}", e, hint="write `record.field`, or `record[k]` with `k` a "
