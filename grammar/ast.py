@@ -221,6 +221,18 @@ class Quantifier(Node):
     where: Expr | None = None
 
 
+class Sole(Node):
+    """``sole_max(x in xs where c by k)``: the one element with the greatest ``k`` (``sole_min``:
+    the least), later keys deciding between equal earlier ones; ``none`` when no element qualifies
+    or several share the best keys."""
+
+    kind: Literal["sole"]
+    func: Literal["sole_max", "sole_min"]
+    binding: Binding
+    where: Expr | None = None
+    keys: list[Expr]
+
+
 class SortKey(Node):
     kind: Literal["sort_key"]
     expr: Expr
@@ -280,8 +292,8 @@ class MapLit(Node):
 Expr = Annotated[
     Union[
         IntLit, StrLit, Template, BoolLit, NoneLit, Name, FieldAccess, Index, Call, Unary,
-        Binary, Conditional, ListLit, ListComp, Aggregate, Quantifier, Sort, Match, RecordLit,
-        MapLit,
+        Binary, Conditional, ListLit, ListComp, Aggregate, Quantifier, Sole, Sort, Match,
+        RecordLit, MapLit,
     ],
     Field(discriminator="kind"),
 ]

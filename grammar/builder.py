@@ -764,6 +764,10 @@ class _Builder(Transformer_NonRecursive):
         return _new(A.Quantifier, kind="quantifier", func=str(c[0]), binding=c[1], where=c[2],
                     span=_span(m))
 
+    def sole(self, c, m):
+        return _new(A.Sole, kind="sole", func=str(c[0]), binding=c[1], where=c[2], keys=c[3:],
+                    span=_span(m))
+
     def sort(self, c, m):
         return _new(A.Sort, kind="sort", binding=c[0], keys=c[1:], span=_span(m))
 

@@ -563,6 +563,12 @@ class _Printer:
         return self._nested(lambda group: _cat(e.func + "(", self.binding(e.binding),
                                                self._where(e.where), ")"))
 
+    def _e_sole(self, e):
+        keys = [self.expr(k) for k in e.keys]
+        return self._nested(lambda group: _cat(
+            e.func + "(", self.binding(e.binding), self._where(e.where), _brk(group) + "by ",
+            _join(keys, "," + _brk(group)), ")"))
+
     def _e_sort(self, e):
         return self._nested(lambda group: _cat("sort(", self.binding(e.binding),
                                                _brk(group) + "by ", self.keys(e.keys), ")"))

@@ -381,6 +381,15 @@ class Evaluator:
             return None
         return [e[name] for e in self.iterate(binds, where, env, node)]
 
+    def sole(self, name, binds, where, keys, env, node):
+        """`sole_max`/`sole_min`: the element first in the order of its keys, or none when
+        nothing qualifies or the next element has the same keys (a tie)."""
+        rows = [(e[name], self.sort_keys(keys, e)) for e in self.iterate(binds, where, env, node)]
+        ordered = self.order(rows, node)
+        if not ordered or len(ordered) > 1 and ordered[0][1] == ordered[1][1]:
+            return None
+        return ordered[0][0]
+
     def sort_keys(self, keys, env) -> list:
         """The values of compiled sort keys (see ``compiler.compile_keys``) for one row."""
         out = []

@@ -377,3 +377,39 @@ setup {
         "E0311", "a Tile has no field `sweetness`")
     code, message = failure("let t = tiles.hops\n    set t[aroma] = 1")
     assert code == "E0306" and "cannot be changed" in message
+
+
+def test_sole_max_and_sole_min_give_the_one_best_or_none_on_a_tie():
+    g = game_of(header("4") + """
+player shares: int shown
+player caps: int shown
+global results: list of int shown
+define seat_of(p) = if p == none then 0 else seat(p)
+setup {
+    for p in players {
+        set p.shares = [2, 3, 3, 0][seat(p)]
+        set p.caps = [5, 1, 2, 9][seat(p)]
+    }
+    add seat_of(sole_max(p in players by p.shares)) to results
+    add seat_of(sole_max(p in players by p.shares, p.caps)) to results
+    add seat_of(sole_min(p in players by p.shares)) to results
+    add seat_of(sole_min(p in players where p.shares > 0 by p.shares)) to results
+    add seat_of(sole_max(p in players where p.shares > 3 by p.shares)) to results
+    add seat_of(sole_max(p in players where seat(p) == 2 by p.shares)) to results
+}
+""", players=4)
+    # tie on 3 shares; the caps break it; the only 0; the only 2; nobody; the only candidate
+    assert g.state.globals["results"] == [0, 3, 4, 1, 0, 2]
+
+
+def test_sole_max_of_keys_that_cannot_be_ordered_is_an_error_while_the_game_runs():
+    with pytest.raises(DiagnosticError) as err:
+        game_of(header("2") + """
+global best: list of int shown
+define key(xs) = xs
+setup {
+    set best = sole_max(xs in [[1], [2]] by key(xs))
+}
+""", players=2)
+    (d,) = err.value.diagnostics
+    assert d.code == "E0306" and "cannot order by list" in d.message

@@ -866,3 +866,11 @@ play {
     out = check(text)
     assert all(len(line) <= 100 for line in out.splitlines())
     assert "    let order = sort(p in filter(q in players where q.busted) \\\n" in out
+
+
+def test_the_sole_best_element_is_canonical_and_breaks_before_by():
+    assert_canonical("define leader(s) = sole_max(q in players where shares_of(q, s) > 0 by shares_of(q, s))\n")
+    long = ("define market_leader(space) = sole_max(candidate in players where shares_on(candidate, space) > 0 "
+            "by shares_on(candidate, space), seat(candidate))\n")
+    out = check(long)
+    assert out.splitlines()[1].lstrip().startswith("by shares_on(candidate, space)")

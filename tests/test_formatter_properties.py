@@ -147,6 +147,9 @@ def _compound(inner):
         st.builds(lambda f, b, w: node(A.Quantifier, func=f, binding=b, where=w),
                   st.sampled_from(["count", "any", "all", "first", "filter"]), binding, where),
         st.builds(lambda b, k: node(A.Sort, binding=b, keys=k), binding, keys),
+        st.builds(lambda f, b, w, k: node(A.Sole, func=f, binding=b, where=w, keys=k),
+                  st.sampled_from(["sole_max", "sole_min"]), binding, where,
+                  st.lists(inner, min_size=1, max_size=2)),
         st.builds(lambda s, c: node(A.Match, subject=s, cases=c), inner, st.lists(
             st.builds(lambda v, r: node(A.MatchCase, value=v, result=r), st.none() | inner,
                       inner), min_size=1, max_size=3)),

@@ -48,7 +48,8 @@ CODES = {
 
 # Words the lexer reads as the language's own wherever an expression may start.
 RESERVED_WORDS = frozenset({"count", "any", "all", "first", "filter", "sum", "max", "min", "sort",
-                            "match", "new", "map", "not", "true", "false", "none", "if"})
+                            "sole_max", "sole_min", "match", "new", "map", "not", "true", "false",
+                            "none", "if"})
 MAX_PLAYERS = 100          # seats in one game
 MAX_SCENARIO_SEEDS = 1_000  # runs of one scenario with `seeds`
 MAX_TABLE_ITEMS = 100_000  # components of one table (a list's limit, interpreter Limits)
@@ -1228,6 +1229,18 @@ class _Checker:
         element = inner[e.binding.name]
         return {"count": INT, "any": BOOL, "all": BOOL, "first": element.maybe(),
                 "filter": list_of(element)}[e.func]
+
+    def ex_sole(self, e, env):
+        inner = self.bind(e.binding, env)
+        if e.where is not None:
+            self.condition(e.where, inner, "`where`")
+        for k in e.keys:
+            t = self.expr(k, inner)
+            if t.known and t.kind not in ("int", "bool", "enum", "player", "none"):
+                self.report("E0210", f"`{e.func}` compares numbers, enum members, yes/no or "
+                            f"players, but this key is {_a(t)}", k,
+                            hint="compare a number: a count, a sum, a field that holds an int")
+        return inner[e.binding.name].maybe()
 
     def ex_sort(self, e, env):
         inner = self.bind(e.binding, env)
