@@ -821,11 +821,13 @@ class Override(Node):
 
 
 class StepPatch(Node):
-    """``override/before/after step NAME {...}``: a variant changes one named step."""
+    """``override/before/after step NAME [when c] {...}``: a variant changes one named step;
+    with ``when``, only where ``c`` holds (an override falls through to the step otherwise)."""
 
     kind: Literal["step_patch"]
     mode: Literal["override", "before", "after"]
     step: str
+    when: Expr | None = None
     body: list[Stmt]
     meta: Meta = Meta()
 

@@ -455,8 +455,8 @@ class _Builder(Transformer_NonRecursive):
 
     def _step_patch(self, mode, c, m):
         meta, rest = _split_meta(c)
-        return _new(A.StepPatch, kind="step_patch", mode=mode, step=_name(rest[0]), body=rest[1],
-                    meta=meta, span=_span(m))
+        return _new(A.StepPatch, kind="step_patch", mode=mode, step=_name(rest[0]), when=rest[1],
+                    body=rest[2], meta=meta, span=_span(m))
 
     def override_step(self, c, m):
         return self._step_patch("override", c, m)

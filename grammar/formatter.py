@@ -1044,7 +1044,9 @@ class _Printer:
                                     self.expr(v.test), self.meta(v.meta)))
 
     def _d_step_patch(self, p):
-        return self.block(p, 0, [_Line(f"{p.mode} step {p.step}{self.meta(p.meta)}")], p.body)
+        when = _cat(" when ", self.expr(p.when)) if p.when else []
+        return self.block(p, 0, _cat(f"{p.mode} step {p.step}", when, self.meta(p.meta)), p.body,
+                          after=_end(p.when))
 
     # ------------------------------------------------------------------ scenarios
     def _d_scenario(self, s):

@@ -562,6 +562,14 @@ def test_overrides_and_step_patches():
         override step cleanup {
             pass
         }
+
+        override step cleanup when is_automaton(p) cite "Automaton" {
+            pass
+        }
+
+        after step cleanup when p.ready and not p.done {
+            pass
+        }
     ''')
 
 
