@@ -782,8 +782,12 @@ class ModifierDecl(Node):
 
 
 class Policy(Node):
+    """``prefer OPTION [in NAME] [by keys]``: with ``in``, only for the decisions written inside
+    the procedure, event, reaction, phase or step of that name."""
+
     kind: Literal["policy"]
     option: str
+    within: str | None = None
     keys: list[AnySortKey] = []
 
 
@@ -994,6 +998,33 @@ def walk(node):
                     stack.append(value)
         elif isinstance(n, list):
             stack.extend(n)
+
+
+# Declarations and statements whose name can scope an automaton's `prefer` line.
+_SCOPING = ("procedure", "event", "reaction", "phase", "step")
+
+
+def decision_scopes(declarations) -> dict[int, tuple[Choose, frozenset[str]]]:
+    """For each `choose` (by id), the node and the names of the procedures, events, reactions,
+    phases and steps it is written inside."""
+    out: dict[int, tuple[Choose, frozenset[str]]] = {}
+    stack = [(d, frozenset()) for d in declarations]
+    while stack:
+        node, names = stack.pop()
+        if isinstance(node, list):
+            stack.extend((x, names) for x in node)
+            continue
+        if not isinstance(node, Node):
+            continue
+        if node.kind in _SCOPING:
+            names = names | {node.name}
+        if isinstance(node, Choose):
+            out[id(node)] = (node, names)
+        for field in type(node).model_fields:
+            value = getattr(node, field)
+            if isinstance(value, (Node, list)):
+                stack.append((value, names))
+    return out
 
 
 class Program(Node):

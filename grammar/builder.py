@@ -441,8 +441,9 @@ class _Builder(Transformer_NonRecursive):
                     meta=meta, span=_span(m))
 
     def policy(self, c, m):
-        return _new(A.Policy, kind="policy", option=_name(c[0]), keys=[k for k in c[1:] if k is not None],
-                    span=_span(m))
+        within = _name(c[1]) if c[1] is not None else None
+        return _new(A.Policy, kind="policy", option=_name(c[0]), within=within,
+                    keys=[k for k in c[2:] if k is not None], span=_span(m))
 
     def invariant_decl(self, c, m):
         meta, rest = _split_meta(c)

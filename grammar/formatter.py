@@ -1036,7 +1036,8 @@ class _Printer:
         inner: Doc = []
         for p in a.policies:
             keys = _cat(" by ", self.keys(p.keys)) if p.keys else []
-            inner.extend(self.line(p, 1, _cat("prefer " + p.option, keys)))
+            within = f" in {p.within}" if p.within else ""
+            inner.extend(self.line(p, 1, _cat("prefer " + p.option + within, keys)))
         return self.braced(a, 0, [_Line(f"automaton {a.name}{self.meta(a.meta)}")], inner)
 
     def _d_invariant(self, v):

@@ -596,7 +596,11 @@ class Machine(Evaluator):
 
     # ------------------------------------------------------------------------ automata
     def automaton_choice(self, decision: Decision) -> str:
-        for option, keys in self.rules.code.policies.get(decision.player.automaton, ()):
+        code = self.rules.code
+        for option, within, keys in code.policies.get(decision.player.automaton, ()):
+            if within is not None and within not in code.scopes.get(
+                    id(decision.node), (None, ()))[1]:
+                continue  # a line for the decisions of another procedure, phase or step
             matching = [o for o in decision.options if o.option is not None
                         and o.option.name == option]
             if matching:

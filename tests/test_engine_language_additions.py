@@ -413,3 +413,49 @@ setup {
 """, players=2)
     (d,) = err.value.diagnostics
     assert d.code == "E0306" and "cannot order by list" in d.message
+
+
+SCOPED_AUTOMATON = """
+player picks: list of int shown
+procedure first_pick(p) {
+    choose p "First pick" {
+        option take for n in [1, 2, 3] {
+            add n to p.picks
+        }
+    }
+}
+procedure second_pick(p) {
+    phase second {
+        step pick_again {
+            choose p "Second pick" {
+                option take for n in [1, 2, 3] {
+                    add n to p.picks
+                }
+            }
+        }
+    }
+}
+automaton Greedy {
+    prefer take in SCOPE by n descending
+}
+play {
+    for p in players {
+        do first_pick(p)
+        do second_pick(p)
+    }
+}
+"""
+
+
+def test_a_prefer_line_in_a_procedure_phase_or_step_ranks_only_the_decisions_written_there():
+    for scope in ("second_pick", "second", "pick_again"):
+        g = game_of(header("1") + SCOPED_AUTOMATON.replace("SCOPE", scope), players=1)
+        while not g.over:
+            g.apply(g.legal_options()[0][0])
+        steve = g.state.seats[-1]
+        assert steve.automaton == "Greedy"
+        # the first pick is no line's: the first legal option; the second is the line's
+        assert steve.vars["picks"] == [1, 3], scope
+    assert problems(header("1") + SCOPED_AUTOMATON.replace("SCOPE", "first_pik")) == [("E0207", 25)]
+    assert problems(header("1") + SCOPED_AUTOMATON.replace("take in SCOPE", "give in first_pick")
+                    ) == [("E0207", 25)]

@@ -539,6 +539,15 @@ def test_reactions_modifiers_and_automata():
 
 
 # --------------------------------------------------------- variants, overrides, step patches
+def test_a_scoped_prefer_line_is_canonical():
+    assert_canonical('''
+        automaton Steve {
+            prefer place_marker in research_turn by studying(p, t) descending, t
+            prefer done in logistics_turn
+        }
+    ''')
+
+
 def test_overrides_and_step_patches():
     assert_canonical('''
         variant "Quick" extends "base.rules" {

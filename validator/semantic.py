@@ -185,6 +185,7 @@ class _Checker:
         self.define_types: dict[str, Ty] = {}
         self.in_progress: set[tuple[int, str]] = set()
         self.option_envs: dict[str, list[dict[str, Ty]]] = {}
+        self._scopes: list | None = None  # (choose, names it is written in), when asked for
         self.reads: set[tuple[str, str]] = set()  # ("global" | "player", name)
 
     # ------------------------------------------------------------------------ reporting
@@ -545,6 +546,8 @@ class _Checker:
 
     def _automaton(self, d: A.AutomatonDecl) -> None:
         for policy in d.policies:
+            if policy.within is not None and not self._scoped_policy(policy):
+                continue
             envs = self.option_envs.get(policy.option)
             if envs is None:
                 self.report("E0207", f"no decision offers an option `{policy.option}`", policy,
@@ -556,6 +559,27 @@ class _Checker:
                 for name, t in e.items():
                     env[name] = t if env.get(name, t) == t else UNKNOWN
             self.keys(policy.keys, env)
+
+    def _scoped_policy(self, policy: A.Policy) -> bool:
+        """`prefer x in name`: some decision written inside `name` offers `x`."""
+        if self._scopes is None:
+            self._scopes = list(A.decision_scopes(self.program.declarations).values())
+        inside = [choose for choose, names in self._scopes if policy.within in names]
+        if not inside:
+            known = {n for _, names in self._scopes for n in names}
+            self.report("E0207", f"no decision is written inside a procedure, event, reaction, "
+                        f"phase or step named `{policy.within}`", policy,
+                        hint=did_you_mean(policy.within, known) or
+                        "name the procedure, phase or step whose `choose` this line ranks")
+            return False
+        offered = sorted({o.name for choose in inside for o in choose.options})
+        if policy.option not in offered:
+            self.report("E0207", f"no decision in `{policy.within}` offers an option "
+                        f"`{policy.option}`", policy,
+                        hint=did_you_mean(policy.option, offered) or
+                        f"options there: {', '.join(offered) or 'none'}")
+            return False
+        return True
 
     # --------------------------------------------------------------------- scenarios
     def _scenario(self, sc: A.Scenario) -> None:
