@@ -704,6 +704,8 @@ class StateDecl(Node):
     type: TypeExpr
     initial: Expr | None = None
     visibility: Literal["public", "owner", "secret"] = "public"
+    # `top N public`: who may not see the list still sees its first N elements (a face-up top)
+    public_top: int | None = None
     at_least: Expr | None = None
     at_most: Expr | None = None
     stacked: bool = False

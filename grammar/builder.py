@@ -373,6 +373,9 @@ class _Builder(Transformer_NonRecursive):
     def visibility_option(self, c, m):
         return ("visibility", str(c[0]))
 
+    def public_top_option(self, c, m):
+        return ("public_top", integer(c[0]))
+
     def min_option(self, c, m):
         return ("at_least", c[0])
 

@@ -985,6 +985,8 @@ class _Printer:
             parts += [" = ", self.expr(s.initial)]
         if s.visibility != A.StateDecl.model_fields["visibility"].default:
             parts.append(" " + s.visibility)
+        if s.public_top is not None:
+            parts.append(f" top {s.public_top} public")
         if s.at_least is not None:
             parts += [" at least ", self.expr(s.at_least)]
         if s.at_most is not None:

@@ -459,3 +459,37 @@ def test_a_prefer_line_in_a_procedure_phase_or_step_ranks_only_the_decisions_wri
     assert problems(header("1") + SCOPED_AUTOMATON.replace("SCOPE", "first_pik")) == [("E0207", 25)]
     assert problems(header("1") + SCOPED_AUTOMATON.replace("take in SCOPE", "give in first_pick")
                     ) == [("E0207", 25)]
+
+
+def test_the_top_of_a_hidden_pile_is_seen_by_everyone_and_the_rest_by_nobody():
+    g = game_of(header("2") + """
+record Tile { name: text }
+table tiles of Tile {
+    name
+    "Pub"
+    "Restaurant"
+    "Bar"
+}
+global pile: deck of Tile = tiles secret top 1 public
+player hand: list of Tile owner top 2 public shown
+setup {
+    move top 1 from pile to players[1].hand
+}
+play {
+    choose players[1] "Go" {
+        option go {
+            pass
+        }
+    }
+}
+""", players=2)
+    seen = view(g, 2)
+    pile = seen["globals"]["pile"]
+    assert pile["hidden"] and pile["size"] == 2
+    assert [t["name"] for t in pile["top"]] == ["Restaurant"]
+    hand = seen["players"][0]["vars"]["hand"]
+    assert hand["size"] == 1 and [t["name"] for t in hand["top"]] == ["Pub"]
+    assert view(g, 1)["players"][0]["vars"]["hand"][0]["name"] == "Pub"  # its owner sees it all
+    from rulebook.interpreter.human import _value
+    assert _value(pile) == "(hidden, 2; top: Restaurant)"
+    assert problems(header("2") + "global n: int = 0 secret top 1 public shown\n") == [("E0210", 4)]

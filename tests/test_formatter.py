@@ -160,6 +160,11 @@ def test_table_columns_are_aligned():
     ''')
 
 
+def test_a_face_up_top_follows_the_visibility():
+    assert_formats("global pile: deck of Tile = tiles top 1 public secret shown\n",
+                   "global pile: deck of Tile = tiles secret top 1 public shown\n")
+
+
 def test_state_options_come_in_a_fixed_order_and_public_is_implied():
     assert_formats('''
         player coins: int = 0 stacked at most 9 at least 0 public assumed "b" cite "a" cite "c"

@@ -89,3 +89,11 @@ def test_player_state_initial_can_be_an_expression():
     s = state("player money: int = 10 + seat(me)")
     assert isinstance(s.initial, A.Binary)
     assert isinstance(s.initial.right, A.Call) and s.initial.right.func == "seat"
+
+
+def test_a_hidden_list_may_show_its_top():
+    s = state("global market_pile: deck of MarketTile = market_tiles secret top 1 public")
+    assert (s.visibility, s.public_top) == ("secret", 1)
+    assert state("global pile: deck of Tile secret").public_top is None
+    with pytest.raises(DiagnosticError):
+        state("global pile: deck of Tile secret top 1 owner")

@@ -489,6 +489,18 @@ class _Checker:
         for bound in (d.at_least, d.at_most):
             if bound is not None:
                 self.want(bound, self.expr(bound, env), INT, "a bound (`at least`/`at most`)")
+        if d.public_top is not None:
+            if declared.known and declared.kind != "list":
+                self.report("E0210", f"`top {d.public_top} public` shows the first elements of a "
+                            f"list, but `{d.name}` is {_a(declared)}", d,
+                            hint="remove `top ... public`")
+            elif d.visibility == "public":
+                self.report("E0210", f"`{d.name}` is public, so `top {d.public_top} public` shows "
+                            "nothing more", d, hint="write `secret top 1 public` for a face-down "
+                            "pile whose top card is face up")
+            elif d.public_top < 1:
+                self.report("E0210", "`top 0 public` shows nothing", d,
+                            hint="write `top 1 public` or remove it")
         if d.sorted and declared.known and declared.kind != "list":
             self.report("E0210", f"`sorted` shows a list in order, but `{d.name}` is {_a(declared)}",
                         d, hint="remove `sorted`")
