@@ -69,9 +69,12 @@ class DeckType(Node):
 
 
 class GridType(Node):
+    """``grid R by C of T``: the sizes are numbers or expressions of constants, known when the
+    game starts (``grid frame_rows by frame_columns of Cell?``)."""
+
     kind: Literal["grid_type"]
-    rows: int
-    columns: int
+    rows: Expr
+    columns: Expr
     element: TypeExpr
 
 
@@ -218,6 +221,18 @@ class Quantifier(Node):
     where: Expr | None = None
 
 
+class Sole(Node):
+    """``sole_max(x in xs where c by k)``: the one element with the greatest ``k`` (``sole_min``:
+    the least), later keys deciding between equal earlier ones; ``none`` when no element qualifies
+    or several share the best keys."""
+
+    kind: Literal["sole"]
+    func: Literal["sole_max", "sole_min"]
+    binding: Binding
+    where: Expr | None = None
+    keys: list[Expr]
+
+
 class SortKey(Node):
     kind: Literal["sort_key"]
     expr: Expr
@@ -278,8 +293,8 @@ class MapLit(Node):
 Expr = Annotated[
     Union[
         IntLit, StrLit, Template, BoolLit, NoneLit, Name, FieldAccess, Index, Call, Unary,
-        Binary, Conditional, ListLit, ListComp, Aggregate, Quantifier, Sort, Match, RecordLit,
-        MapLit,
+        Binary, Conditional, ListLit, ListComp, Aggregate, Quantifier, Sole, Sort, Match,
+        RecordLit, MapLit,
     ],
     Field(discriminator="kind"),
 ]
@@ -691,6 +706,8 @@ class StateDecl(Node):
     type: TypeExpr
     initial: Expr | None = None
     visibility: Literal["public", "owner", "secret"] = "public"
+    # `top N public`: who may not see the list still sees its first N elements (a face-up top)
+    public_top: int | None = None
     at_least: Expr | None = None
     at_most: Expr | None = None
     stacked: bool = False
@@ -770,8 +787,12 @@ class ModifierDecl(Node):
 
 
 class Policy(Node):
+    """``prefer OPTION [in NAME] [by keys]``: with ``in``, only for the decisions written inside
+    the procedure, event, reaction, phase or step of that name."""
+
     kind: Literal["policy"]
     option: str
+    within: str | None = None
     keys: list[AnySortKey] = []
 
 
@@ -809,11 +830,13 @@ class Override(Node):
 
 
 class StepPatch(Node):
-    """``override/before/after step NAME {...}``: a variant changes one named step."""
+    """``override/before/after step NAME [when c] {...}``: a variant changes one named step;
+    with ``when``, only where ``c`` holds (an override falls through to the step otherwise)."""
 
     kind: Literal["step_patch"]
     mode: Literal["override", "before", "after"]
     step: str
+    when: Expr | None = None
     body: list[Stmt]
     meta: Meta = Meta()
 
@@ -980,6 +1003,33 @@ def walk(node):
                     stack.append(value)
         elif isinstance(n, list):
             stack.extend(n)
+
+
+# Declarations and statements whose name can scope an automaton's `prefer` line.
+_SCOPING = ("procedure", "event", "reaction", "phase", "step")
+
+
+def decision_scopes(declarations) -> dict[int, tuple[Choose, frozenset[str]]]:
+    """For each `choose` (by id), the node and the names of the procedures, events, reactions,
+    phases and steps it is written inside."""
+    out: dict[int, tuple[Choose, frozenset[str]]] = {}
+    stack = [(d, frozenset()) for d in declarations]
+    while stack:
+        node, names = stack.pop()
+        if isinstance(node, list):
+            stack.extend((x, names) for x in node)
+            continue
+        if not isinstance(node, Node):
+            continue
+        if node.kind in _SCOPING:
+            names = names | {node.name}
+        if isinstance(node, Choose):
+            out[id(node)] = (node, names)
+        for field in type(node).model_fields:
+            value = getattr(node, field)
+            if isinstance(value, (Node, list)):
+                stack.append((value, names))
+    return out
 
 
 class Program(Node):

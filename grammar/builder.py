@@ -373,6 +373,9 @@ class _Builder(Transformer_NonRecursive):
     def visibility_option(self, c, m):
         return ("visibility", str(c[0]))
 
+    def public_top_option(self, c, m):
+        return ("public_top", integer(c[0]))
+
     def min_option(self, c, m):
         return ("at_least", c[0])
 
@@ -444,8 +447,9 @@ class _Builder(Transformer_NonRecursive):
                     meta=meta, span=_span(m))
 
     def policy(self, c, m):
-        return _new(A.Policy, kind="policy", option=_name(c[0]), keys=[k for k in c[1:] if k is not None],
-                    span=_span(m))
+        within = _name(c[1]) if c[1] is not None else None
+        return _new(A.Policy, kind="policy", option=_name(c[0]), within=within,
+                    keys=[k for k in c[2:] if k is not None], span=_span(m))
 
     def invariant_decl(self, c, m):
         meta, rest = _split_meta(c)
@@ -458,8 +462,8 @@ class _Builder(Transformer_NonRecursive):
 
     def _step_patch(self, mode, c, m):
         meta, rest = _split_meta(c)
-        return _new(A.StepPatch, kind="step_patch", mode=mode, step=_name(rest[0]), body=rest[1],
-                    meta=meta, span=_span(m))
+        return _new(A.StepPatch, kind="step_patch", mode=mode, step=_name(rest[0]), when=rest[1],
+                    body=rest[2], meta=meta, span=_span(m))
 
     def override_step(self, c, m):
         return self._step_patch("override", c, m)
@@ -494,7 +498,7 @@ class _Builder(Transformer_NonRecursive):
         return _new(A.MapEntry, kind="map_entry", key=c[0], value=c[1], span=_span(m))
 
     def grid_type(self, c, m):
-        return _new(A.GridType, kind="grid_type", rows=integer(c[0]), columns=integer(c[1]),
+        return _new(A.GridType, kind="grid_type", rows=c[0], columns=c[1],
                     element=c[2], span=_span(m))
 
     # --- statements
@@ -775,6 +779,10 @@ class _Builder(Transformer_NonRecursive):
 
     def quantifier(self, c, m):
         return _new(A.Quantifier, kind="quantifier", func=str(c[0]), binding=c[1], where=c[2],
+                    span=_span(m))
+
+    def sole(self, c, m):
+        return _new(A.Sole, kind="sole", func=str(c[0]), binding=c[1], where=c[2], keys=c[3:],
                     span=_span(m))
 
     def sort(self, c, m):

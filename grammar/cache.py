@@ -42,6 +42,11 @@ def _code_fingerprint() -> bytes:
     return h.digest()
 
 
+# Taken when the parser is imported, with the code it runs: a process that keeps running while the
+# grammar's files are edited must not store its old trees under the new code's key.
+_code_fingerprint()
+
+
 def key_of(text: str, purpose: str) -> str:
     h = hashlib.sha256(_code_fingerprint())
     h.update(purpose.encode())

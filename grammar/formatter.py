@@ -565,6 +565,12 @@ class _Printer:
         return self._nested(lambda group: _cat(e.func + "(", self.binding(e.binding),
                                                self._where(e.where), ")"))
 
+    def _e_sole(self, e):
+        keys = [self.expr(k) for k in e.keys]
+        return self._nested(lambda group: _cat(
+            e.func + "(", self.binding(e.binding), self._where(e.where), _brk(group) + "by ",
+            _join(keys, "," + _brk(group)), ")"))
+
     def _e_sort(self, e):
         return self._nested(lambda group: _cat("sort(", self.binding(e.binding),
                                                _brk(group) + "by ", self.keys(e.keys), ")"))
@@ -655,7 +661,16 @@ class _Printer:
             return "deck of " + self.type(t.element)
         if t.kind == "map_type":
             return f"map of {self.type(t.key)} to {self.type(t.value)}"
-        return f"grid {t.rows} by {t.columns} of " + self.type(t.element)
+        return f"grid {self.inline(t.rows, ADD)} by {self.inline(t.columns, ADD)} of " + \
+            self.type(t.element)
+
+    def inline(self, e, min_level: int = 0) -> str:
+        """An expression on one line, as a type's size is written."""
+        inline, self.inline_only = self.inline_only, True
+        try:
+            return _flat(self.expr(e, min_level))
+        finally:
+            self.inline_only = inline
 
     # ------------------------------------------------------------------ statements
     def stmts(self, body, depth: int) -> Doc:
@@ -975,6 +990,8 @@ class _Printer:
             parts += [" = ", self.expr(s.initial)]
         if s.visibility != A.StateDecl.model_fields["visibility"].default:
             parts.append(" " + s.visibility)
+        if s.public_top is not None:
+            parts.append(f" top {s.public_top} public")
         if s.at_least is not None:
             parts += [" at least ", self.expr(s.at_least)]
         if s.at_most is not None:
@@ -1028,7 +1045,8 @@ class _Printer:
         inner: Doc = []
         for p in a.policies:
             keys = _cat(" by ", self.keys(p.keys)) if p.keys else []
-            inner.extend(self.line(p, 1, _cat("prefer " + p.option, keys)))
+            within = f" in {p.within}" if p.within else ""
+            inner.extend(self.line(p, 1, _cat("prefer " + p.option + within, keys)))
         return self.braced(a, 0, [_Line(f"automaton {a.name}{self.meta(a.meta)}")], inner)
 
     def _d_invariant(self, v):
@@ -1036,7 +1054,9 @@ class _Printer:
                                     self.expr(v.test), self.meta(v.meta)))
 
     def _d_step_patch(self, p):
-        return self.block(p, 0, [_Line(f"{p.mode} step {p.step}{self.meta(p.meta)}")], p.body)
+        when = _cat(" when ", self.expr(p.when)) if p.when else []
+        return self.block(p, 0, _cat(f"{p.mode} step {p.step}", when, self.meta(p.meta)), p.body,
+                          after=_end(p.when))
 
     # ------------------------------------------------------------------ scenarios
     def _d_scenario(self, s):

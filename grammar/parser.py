@@ -15,6 +15,7 @@ from lark.exceptions import UnexpectedInput
 
 from ..validator.diagnostics import Diagnostic, DiagnosticError
 from . import ast as A
+from . import cache as _cache  # noqa: F401 - fingerprints the code now, as it is loaded
 from .builder import READING, _Builder, _BuildError
 from .source import (  # noqa: F401 - re-exported: the reading functions are part of this API
     _STRING_OR_COMMENT, MAX_FILE_BYTES, MAX_NESTING, _check_nesting, comments_of, decode_source,

@@ -285,6 +285,17 @@ def _quantifier(node, scope):
     return f
 
 
+def _sole(node, scope):
+    binds, inner = bindings([node.binding], scope)
+    where = compile_expr(node.where, inner) if node.where is not None else None
+    keys = [(compile_expr(k, inner), node.func == "sole_max") for k in node.keys]
+    name = node.binding.name
+
+    def f(m, env):
+        return m.sole(name, binds, where, keys, env, node)
+    return f
+
+
 def _sort(node, scope):
     binds, inner = bindings([node.binding], scope)
     keys = compile_keys(node.keys, inner)
@@ -367,8 +378,8 @@ _MAKERS = {
     "int": _const, "str": _const, "bool": _const, "none": _const, "template": _template,
     "name": _name, "field": _field, "index": _index, "unary": _unary, "binary": _binary,
     "conditional": _conditional, "list": _list, "list_comp": _list_comp,
-    "aggregate": _aggregate, "quantifier": _quantifier, "sort": _sort, "match": _match,
-    "record_lit": _record_lit, "map_lit": _map_lit, "call": _call,
+    "aggregate": _aggregate, "quantifier": _quantifier, "sole": _sole, "sort": _sort,
+    "match": _match, "record_lit": _record_lit, "map_lit": _map_lit, "call": _call,
 }
 
 __all__ = ["compile_expr", "compile_keys", "bindings", "Bound", "Scope"]

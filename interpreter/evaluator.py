@@ -263,7 +263,17 @@ class Evaluator:
                 self.tick(node, len(idx[0]))
                 return [obj[self.list_pos(obj, [i], node)] for i in idx[0]]
             return obj[self.list_pos(obj, idx, node)]
+        if isinstance(obj, (Item, Struct)):
+            return self.get_field(obj, self.field_key(obj, idx, node), node)
         raise RuleError("E0306", f"cannot index {type_name(obj)} `{show(obj)}`", node)
+
+    def field_key(self, obj, idx, node) -> str:
+        """`tile[k]`: the name of the field a member of an enum chooses."""
+        if len(idx) != 1 or not isinstance(idx[0], Sym):
+            shown = ", ".join(show(i) for i in idx)
+            raise RuleError("E0306", f"a {obj.record}'s field is chosen by a member of an enum, "
+                            f"not by `{shown}`", node, "write `record[k]` with `k` an enum member")
+        return idx[0].name
 
     def map_key(self, idx, node):
         if len(idx) != 1:
@@ -406,6 +416,15 @@ class Evaluator:
                 return e[name]
             return None
         return [e[name] for e in self.iterate(binds, where, env, node)]
+
+    def sole(self, name, binds, where, keys, env, node):
+        """`sole_max`/`sole_min`: the element first in the order of its keys, or none when
+        nothing qualifies or the next element has the same keys (a tie)."""
+        rows = [(e[name], self.sort_keys(keys, e)) for e in self.iterate(binds, where, env, node)]
+        ordered = self.order(rows, node)
+        if not ordered or len(ordered) > 1 and ordered[0][1] == ordered[1][1]:
+            return None
+        return ordered[0][0]
 
     def sort_keys(self, keys, env) -> list:
         """The values of compiled sort keys (see ``compiler.compile_keys``) for one row."""
@@ -641,12 +660,24 @@ class Evaluator:
 
     # ------------------------------------------------------------------------ new values
     def new_grid(self, t, fill, node) -> Grid:
-        cells = t.rows * t.columns
+        rows, columns = self.grid_size(t.rows, "rows"), self.grid_size(t.columns, "columns")
+        cells = rows * columns
         if cells > self.limits.max_collection:
-            raise RuleError("E0303", f"a {t.rows} by {t.columns} grid has {cells:,} cells (limit "
+            raise RuleError("E0303", f"a {rows} by {columns} grid has {cells:,} cells (limit "
                             f"{self.limits.max_collection:,})", node)
         self.tick(node, cells)
-        return Grid(t.rows, t.columns, fill)
+        return Grid(rows, columns, fill)
+
+    def grid_size(self, size, what: str) -> int:
+        """A grid's number of rows or columns: a number, or constants the checker allowed."""
+        if size.kind == "int":
+            n = size.value
+        else:
+            n = self.eval(size, {}, frozenset())
+        if type(n) is not int or n < 1:
+            raise RuleError("E0303", f"a grid's number of {what} is {show(n)}, not a whole "
+                            "number of at least 1", size)
+        return n
 
     def default_for(self, t, node):
         if t is not None and t.kind == "grid_type":

@@ -16,6 +16,8 @@ COMMANDS = {"u": "!undo", "s": "!save", "q": "!quit"}
 
 def _value(v) -> str:
     if isinstance(v, dict) and v.get("hidden"):
+        if v.get("top"):  # the face-up first elements of a hidden list
+            return f"(hidden, {v['size']}; top: {'; '.join(_value(x) for x in v['top'])})"
         return f"(hidden, {v['size']})" if "size" in v else "(hidden)"
     if isinstance(v, dict) and "text" in v:
         return str(v["text"])  # how the record says a component or structure reads

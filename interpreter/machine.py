@@ -369,6 +369,15 @@ class Machine(Evaluator):
                 obj[self.map_key(idx, node)] = value
             elif isinstance(obj, list):
                 obj[self.list_pos(obj, idx, node)] = value
+            elif isinstance(obj, Struct):
+                name = self.field_key(obj, idx, node)
+                if name not in obj.fields:
+                    raise RuleError("E0311", f"a {obj.record} has no field `{name}`", node)
+                obj.fields[name] = value
+            elif isinstance(obj, Item):
+                raise RuleError("E0306", f"the fields of a component ({obj.record}) cannot be "
+                                "changed", node, "keep changing values in state variables or "
+                                "structures made with `new`")
             else:
                 raise RuleError("E0306", f"cannot index {type_name(obj)}", node)
             self.changed(self.variable_key(node.obj, target.var, env), None)
@@ -640,7 +649,11 @@ class Machine(Evaluator):
 
     # ------------------------------------------------------------------------ automata
     def automaton_choice(self, decision: Decision) -> str:
-        for option, keys in self.rules.code.policies.get(decision.player.automaton, ()):
+        code = self.rules.code
+        for option, within, keys in code.policies.get(decision.player.automaton, ()):
+            if within is not None and within not in code.scopes.get(
+                    id(decision.node), (None, ()))[1]:
+                continue  # a line for the decisions of another procedure, phase or step
             matching = [o for o in decision.options if o.option is not None
                         and o.option.name == option]
             if matching:

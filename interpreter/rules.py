@@ -210,7 +210,8 @@ class Code:
     events: dict = field(default_factory=dict)        # name -> [(params, block)]
     reactions: list = field(default_factory=list)     # (declaration, bindings, condition, block)
     invariants: list = field(default_factory=list)    # (declaration, test, reads)
-    policies: dict = field(default_factory=dict)      # automaton -> [(option, keys)]
+    policies: dict = field(default_factory=dict)      # automaton -> [(option, within, keys)]
+    scopes: dict = field(default_factory=dict)        # id(choose) -> (choose, names it is in)
     winner: tuple | None = None                       # (declaration, bindings, keys)
     setup: object = None
     play: object = None
@@ -255,7 +256,10 @@ def compile_code(rules: Rules) -> Code:
                                 variables_read(inv.test, rules)))
     for auto in rules.automata:
         # a policy's keys read the names of whichever option they rank: no fixed scope
-        code.policies[auto.name] = [(p.option, compile_keys(p.keys, None)) for p in auto.policies]
+        code.policies[auto.name] = [(p.option, p.within, compile_keys(p.keys, None))
+                                    for p in auto.policies]
+    if any(p.within for auto in rules.automata for p in auto.policies):
+        code.scopes = A.decision_scopes(rules.program.declarations)
     if rules.winner is not None:
         binds, inner = bindings([rules.winner.binding], none)
         code.winner = (rules.winner, binds, compile_keys(rules.winner.keys, inner))

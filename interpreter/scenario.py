@@ -285,15 +285,23 @@ class _Run:
     def sc_expect_visibility(self, item):
         game = self.ensure_game(item)
         viewer = self.seat_of(item.viewer, item)
+        target, position = item.target, None
+        if target.kind == "index" and len(target.indices) == 1:  # `pile[1]`: one element
+            target = target.obj
+            position = self.evaluate(item.target.indices[0], item)
         try:
-            owner, name = game.machine.var_key(item.target, self.env)
+            owner, name = game.machine.var_key(target, self.env)
         except RuleError as e:
             self.stop(item, e.message, "write a state variable such as `x` or `players[1].x`")
         seen = can_see(game.state, game.rules, viewer.seat, owner, name)
+        decl = (game.rules.global_vars if owner == 0 else game.rules.player_vars)[name]
+        if not seen and position is not None and decl.public_top:  # a face-up first element
+            seen = type(position) is int and 1 <= position <= decl.public_top
         if seen != item.visible:
             what = "sees" if seen else "does not see"
             why = f"{item.message}: " if item.message else ""
-            self.fail(item, f"{why}{show(viewer)} {what} `{name}`"
+            part = f"[{show(position)}]" if position is not None else ""
+            self.fail(item, f"{why}{show(viewer)} {what} `{name}{part}`"
                       + (f" of player {owner}" if owner else ""))
 
     def sc_play_to_end(self, item):

@@ -10,8 +10,12 @@ def can_see(game: Game, viewer: int | None, owner: int, name: str) -> bool:
     return visible(game.state, game.rules, viewer, owner, name)
 
 
-def _hidden(value) -> dict:
+def _hidden(value, decl=None, describe=None) -> dict:
     if isinstance(value, list):
+        top = getattr(decl, "public_top", None)
+        if top:  # `top N public`: the first N elements lie face up
+            return {"hidden": True, "size": len(value),
+                    "top": [render(v, describe) for v in value[:top]]}
         return {"hidden": True, "size": len(value)}
     if isinstance(value, Grid):
         return {"hidden": True, "size": sum(1 for c in value.cells if c is not None)}
@@ -31,14 +35,14 @@ def view(game: Game, viewer: int | None) -> dict:
     for name, decl in rules.global_vars.items():
         value = st.globals.get(name)
         globals_[name] = (render(value, describe) if can_see(game, viewer, 0, name)
-                          else _hidden(value))
+                          else _hidden(value, decl, describe))
     players = []
     for seat in st.seats:
         vars_ = {}
         for name, decl in rules.player_vars.items():
             value = seat.vars.get(name)
             shown = can_see(game, viewer, seat.seat, name)
-            vars_[name] = render(value, describe) if shown else _hidden(value)
+            vars_[name] = render(value, describe) if shown else _hidden(value, decl, describe)
         players.append({"seat": seat.seat, "automaton": seat.automaton, "vars": vars_})
     log = [e["text"] for e in st.log if e["to"] is None or viewer in e["to"]]
     pending = None

@@ -619,9 +619,22 @@ class _StepPatcher:
     def _patched(self, step: A.Step) -> list:
         """The statements that replace one matching step."""
         self.hits += 1
-        body = list(self.patch.body)
-        if self.patch.mode == "override":
+        patch = self.patch
+        body = list(patch.body)
+        if patch.mode == "override":
+            if patch.when is not None:  # where the condition fails, the step as it was
+                body = [self._guarded(body, list(self.node(step).body))]
             # The step keeps its name, so a later variant can patch it again.
             return [step.model_copy(update={"body": body})]
+        if patch.when is not None:
+            body = [self._guarded(body, None)]
         inner = self.node(step)  # a nested step of the same name is patched too
-        return [*body, inner] if self.patch.mode == "before" else [inner, *body]
+        return [*body, inner] if patch.mode == "before" else [inner, *body]
+
+    def _guarded(self, body: list, otherwise: list | None) -> A.If:
+        """`if when { body } else { otherwise }`, written where the patch was (its span)."""
+        when = self.patch.when
+        return A.If.model_construct(
+            kind="if", branches=[A.Branch.model_construct(kind="branch", test=when, body=body,
+                                                          span=when.span)],
+            otherwise=otherwise, meta=A.Meta(), span=self.patch.span)

@@ -456,7 +456,6 @@ procedure shipping_phase(p) {
 setup {
     set market_deck = shuffled(cards)
     set order_deck = shuffled(order_cards)
-    move top 1 from order_deck to face_up_order
     for r in 1..3 {
         for c in 1..5 {
             move top 1 from market_deck to market[r, c]
@@ -485,6 +484,8 @@ scenario "the column slides down and the top row is refilled" {
         set players[3].tokens = 0
     }
     expect no option players[3] "take_higher:1:2"
+    expect visible order_deck[1] to players[2] "the Order deck's top card is face up"
+    expect hidden order_deck[2] to players[2]
     play to end with random
     expect game_over
 }

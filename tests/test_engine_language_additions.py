@@ -355,6 +355,136 @@ setup {
 play {
     choose players[1] "Give a chip back" {
         option back for c in players[1].hand + players[2].hand { move c to bag }
+def test_grid_sizes_are_worked_out_from_constants_when_the_game_starts():
+    g = game_of(header("2 to 4") + """
+record Cell { symbol: text }
+const pad_rows = 2
+const frame_rows = pad_rows + 2 * 3
+player layout: grid frame_rows by pad_rows + 1 of Cell? shown
+global seats: grid 1 by player_count of int = 7 shown
+""", players=3)
+    layout = g.state.seats[0].vars["layout"]
+    assert (layout.rows, layout.columns) == (8, 3)
+    seats = g.state.globals["seats"]
+    assert (seats.rows, seats.columns) == (1, 3) and set(seats.cells) == {7}
+    assert problems(header("2") + "global n: int = 2 shown\n"
+                    "global g: grid n by 2 of int shown\n") == [("E0228", 5)]
+
+
+def test_a_field_is_chosen_by_an_enum_member_for_reading_and_for_structures_writing():
+    g = game_of(header("2") + """
+enum Characteristic { aroma, color, taste }
+record Tile { aroma: int, color: int, taste: int }
+table tiles of Tile {
+    id     | aroma | color | taste
+    hops   | 2     | 0     | -1
+    barrel | 1     | 0     | 1
+}
+record Beer { aroma: int, color: int, taste: int }
+global beer: Beer = new Beer { aroma: 0, color: 0, taste: 0 } shown
+define effect(t, k) = t[k]
+setup {
+    for k in Characteristic {
+        set beer[k] = sum(effect(t, k) for t in tiles)
+    }
+    increase beer[taste] by 5
+}
+""", players=2)
+    assert g.state.globals["beer"].fields == {"aroma": 3, "color": 0, "taste": 5}
+
+
+def test_a_component_chosen_field_cannot_be_changed_nor_missing_at_run_time():
+    text = header("2") + """
+enum Characteristic { aroma, color }
+enum Other { sweetness }
+record Tile { aroma: int, color: int }
+table tiles of Tile {
+    id   | aroma | color
+    hops | 2     | 0
+}
+global n: int shown
+define pick(t, k) = t[k]
+setup {
+    WHAT
+}
+"""
+    def failure(what: str):
+        with pytest.raises(DiagnosticError) as err:
+            game_of(text.replace("WHAT", what), players=2)
+        (d,) = err.value.diagnostics
+        return d.code, d.message
+
+    assert game_of(text.replace("WHAT", "set n = pick(tiles.hops, color)"),
+                   players=2).state.globals["n"] == 0
+    assert failure("set n = pick(tiles.hops, sweetness)") == (
+        "E0311", "a Tile has no field `sweetness`")
+    code, message = failure("let t = tiles.hops\n    set t[aroma] = 1")
+    assert code == "E0306" and "cannot be changed" in message
+
+
+def test_sole_max_and_sole_min_give_the_one_best_or_none_on_a_tie():
+    g = game_of(header("4") + """
+player shares: int shown
+player caps: int shown
+global results: list of int shown
+define seat_of(p) = if p == none then 0 else seat(p)
+setup {
+    for p in players {
+        set p.shares = [2, 3, 3, 0][seat(p)]
+        set p.caps = [5, 1, 2, 9][seat(p)]
+    }
+    add seat_of(sole_max(p in players by p.shares)) to results
+    add seat_of(sole_max(p in players by p.shares, p.caps)) to results
+    add seat_of(sole_min(p in players by p.shares)) to results
+    add seat_of(sole_min(p in players where p.shares > 0 by p.shares)) to results
+    add seat_of(sole_max(p in players where p.shares > 3 by p.shares)) to results
+    add seat_of(sole_max(p in players where seat(p) == 2 by p.shares)) to results
+}
+""", players=4)
+    # tie on 3 shares; the caps break it; the only 0; the only 2; nobody; the only candidate
+    assert g.state.globals["results"] == [0, 3, 4, 1, 0, 2]
+
+
+def test_sole_max_of_keys_that_cannot_be_ordered_is_an_error_while_the_game_runs():
+    with pytest.raises(DiagnosticError) as err:
+        game_of(header("2") + """
+global best: list of int shown
+define key(xs) = xs
+setup {
+    set best = sole_max(xs in [[1], [2]] by key(xs))
+}
+""", players=2)
+    (d,) = err.value.diagnostics
+    assert d.code == "E0306" and "cannot order by list" in d.message
+
+
+SCOPED_AUTOMATON = """
+player picks: list of int shown
+procedure first_pick(p) {
+    choose p "First pick" {
+        option take for n in [1, 2, 3] {
+            add n to p.picks
+        }
+    }
+}
+procedure second_pick(p) {
+    phase second {
+        step pick_again {
+            choose p "Second pick" {
+                option take for n in [1, 2, 3] {
+                    add n to p.picks
+                }
+            }
+        }
+    }
+}
+automaton Greedy {
+    prefer take in SCOPE by n descending
+}
+play {
+    for p in players {
+        do first_pick(p)
+        do second_pick(p)
     }
 }
 """
@@ -383,3 +513,49 @@ def test_a_record_show_may_read_the_row_name():
     g = game_of(ROLES.replace('record Role show "{text} ({value})"',
                               'record Role show "{id}: {text} ({value})"'))
     assert [label for _, label in g.legal_options()][0] == "play princess: Princess (8)"
+def test_a_prefer_line_in_a_procedure_phase_or_step_ranks_only_the_decisions_written_there():
+    for scope in ("second_pick", "second", "pick_again"):
+        g = game_of(header("1") + SCOPED_AUTOMATON.replace("SCOPE", scope), players=1)
+        while not g.over:
+            g.apply(g.legal_options()[0][0])
+        steve = g.state.seats[-1]
+        assert steve.automaton == "Greedy"
+        # the first pick is no line's: the first legal option; the second is the line's
+        assert steve.vars["picks"] == [1, 3], scope
+    assert problems(header("1") + SCOPED_AUTOMATON.replace("SCOPE", "first_pik")) == [("E0207", 25)]
+    assert problems(header("1") + SCOPED_AUTOMATON.replace("take in SCOPE", "give in first_pick")
+                    ) == [("E0207", 25)]
+
+
+def test_the_top_of_a_hidden_pile_is_seen_by_everyone_and_the_rest_by_nobody():
+    g = game_of(header("2") + """
+record Tile { name: text }
+table tiles of Tile {
+    name
+    "Pub"
+    "Restaurant"
+    "Bar"
+}
+global pile: deck of Tile = tiles secret top 1 public
+player hand: list of Tile owner top 2 public shown
+setup {
+    move top 1 from pile to players[1].hand
+}
+play {
+    choose players[1] "Go" {
+        option go {
+            pass
+        }
+    }
+}
+""", players=2)
+    seen = view(g, 2)
+    pile = seen["globals"]["pile"]
+    assert pile["hidden"] and pile["size"] == 2
+    assert [t["name"] for t in pile["top"]] == ["Restaurant"]
+    hand = seen["players"][0]["vars"]["hand"]
+    assert hand["size"] == 1 and [t["name"] for t in hand["top"]] == ["Pub"]
+    assert view(g, 1)["players"][0]["vars"]["hand"][0]["name"] == "Pub"  # its owner sees it all
+    from rulebook.interpreter.human import _value
+    assert _value(pile) == "(hidden, 2; top: Restaurant)"
+    assert problems(header("2") + "global n: int = 0 secret top 1 public shown\n") == [("E0210", 4)]

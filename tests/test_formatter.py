@@ -134,8 +134,14 @@ def test_types_are_printed_as_written():
             c: list of Card?
             d: deck of Card
             e: grid 2 by 3 of list of Card
+            f: grid frame_rows by pad_columns * 2 + 1 of int
         }
     ''')
+
+
+def test_grid_sizes_keep_only_the_parentheses_they_need():
+    assert_formats("global g: grid (rows) by (if wide then 9 else 3) of int\n",
+                   "global g: grid rows by (if wide then 9 else 3) of int\n")
 
 
 def test_table_columns_are_aligned():
@@ -152,6 +158,11 @@ def test_table_columns_are_aligned():
             "Be"    | 10   | none
         }
     ''')
+
+
+def test_a_face_up_top_follows_the_visibility():
+    assert_formats("global pile: deck of Tile = tiles top 1 public secret shown\n",
+                   "global pile: deck of Tile = tiles secret top 1 public shown\n")
 
 
 def test_state_options_come_in_a_fixed_order_and_public_is_implied():
@@ -534,6 +545,15 @@ def test_reactions_modifiers_and_automata():
 
 
 # --------------------------------------------------------- variants, overrides, step patches
+def test_a_scoped_prefer_line_is_canonical():
+    assert_canonical('''
+        automaton Steve {
+            prefer place_marker in research_turn by studying(p, t) descending, t
+            prefer done in logistics_turn
+        }
+    ''')
+
+
 def test_overrides_and_step_patches():
     assert_canonical('''
         variant "Quick" extends "base.rules" {
@@ -555,6 +575,14 @@ def test_overrides_and_step_patches():
         }
 
         override step cleanup {
+            pass
+        }
+
+        override step cleanup when is_automaton(p) cite "Automaton" {
+            pass
+        }
+
+        after step cleanup when p.ready and not p.done {
             pass
         }
     ''')
@@ -898,3 +926,11 @@ def test_a_turn_order_computed_by_a_conditional_keeps_its_parentheses():
             }
         }
     ''')
+
+
+def test_the_sole_best_element_is_canonical_and_breaks_before_by():
+    assert_canonical("define leader(s) = sole_max(q in players where shares_of(q, s) > 0 by shares_of(q, s))\n")
+    long = ("define market_leader(space) = sole_max(candidate in players where shares_on(candidate, space) > 0 "
+            "by shares_on(candidate, space), seat(candidate))\n")
+    out = check(long)
+    assert out.splitlines()[1].lstrip().startswith("by shares_on(candidate, space)")

@@ -147,6 +147,9 @@ def _compound(inner):
         st.builds(lambda f, b, w: node(A.Quantifier, func=f, binding=b, where=w),
                   st.sampled_from(["count", "any", "all", "first", "filter"]), binding, where),
         st.builds(lambda b, k: node(A.Sort, binding=b, keys=k), binding, keys),
+        st.builds(lambda f, b, w, k: node(A.Sole, func=f, binding=b, where=w, keys=k),
+                  st.sampled_from(["sole_max", "sole_min"]), binding, where,
+                  st.lists(inner, min_size=1, max_size=2)),
         st.builds(lambda s, c: node(A.Match, subject=s, cases=c), inner, st.lists(
             st.builds(lambda v, r: node(A.MatchCase, value=v, result=r), st.none() | inner,
                       inner), min_size=1, max_size=3)),
@@ -240,6 +243,8 @@ statements = st.recursive(
     max_leaves=4)
 bodies = st.lists(statements, max_size=3)
 params = st.lists(names, max_size=2)
+# A grid's size: a number, or any expression (the checker, not the parser, wants constants).
+grid_sizes = st.one_of(st.integers(0, 9).map(lambda n: node(A.IntLit, value=n)), exprs)
 types = st.recursive(
     st.one_of(names.map(lambda n: node(A.NamedType, name=n)),
               names.map(lambda n: node(A.OptionalType, name=n))),
@@ -247,7 +252,7 @@ types = st.recursive(
         inner.map(lambda t: node(A.ListType, element=t)),
         inner.map(lambda t: node(A.DeckType, element=t)),
         st.builds(lambda r, c, t: node(A.GridType, rows=r, columns=c, element=t),
-                  st.integers(0, 9), st.integers(0, 9), inner)),
+                  grid_sizes, grid_sizes, inner)),
     max_leaves=3)
 cells = st.one_of(st.integers(0, 99), any_text, st.booleans(), st.none())
 

@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 
 from rulebook.grammar import ast as A
+from rulebook.interpreter.game import Game
+from rulebook.interpreter.rules import compile_rules
 from rulebook.loader import bundled_names, load_ruleset, resolve_ruleset, walk
 from rulebook.validator.diagnostics import DiagnosticError
 
@@ -207,6 +209,32 @@ override step deal {
     assert A.file_of(deal.body[0]) == variant
     assert A.file_of(procedure.body[0]) == variant
     assert A.file_of(procedure) == game
+
+
+def test_a_guarded_step_patch_applies_only_where_its_condition_holds(tmp_path):
+    write(tmp_path, "game.rules", GAME)
+    variant = write(tmp_path, "v.rules", '''variant "V" extends "game.rules" {
+}
+override step collect when seat(p) == 1 {
+    increase p.coins by 10
+}
+after step collect when seat(p) == 2 {
+    log "second"
+}
+''')
+    rs = load_ruleset(variant)
+    (guard, after) = decl(rs.program, "procedure", "income").body
+    (step_if,) = guard.body
+    assert step_if.kind == "if" and step_if.branches[0].test.kind == "binary"
+    assert step_if.branches[0].body[0].amount.value == 10
+    assert step_if.otherwise[0].amount.value == 1  # the game's own step, where the test fails
+    assert after.kind == "if" and after.otherwise is None
+    assert A.file_of(step_if) == variant and A.file_of(step_if.otherwise[0]) != variant
+    game = Game(compile_rules(rs.program), 2, seed=1)
+    while not game.over:
+        game.apply(game.legal_options()[0][0])
+    # 2 rounds of `work`: seat 1 collects 10 each time, seat 2 the game's 2
+    assert [s.vars["coins"] for s in game.state.seats] == [20, 4]
 
 
 def test_merging_does_not_change_the_parsed_game(tmp_path):

@@ -108,6 +108,21 @@ def test_quantifiers(func: str):
     assert value.binding.name == "p"
 
 
+@pytest.mark.parametrize("func", ["sole_max", "sole_min"])
+def test_the_sole_best_element_with_filter_and_keys(func: str):
+    value = expr(f"{func}(q in players where q.shares > 0 by q.shares, seat(q))")
+    assert isinstance(value, A.Sole) and value.func == func
+    assert value.binding.name == "q" and shape(value.where)[0] == ">"
+    assert [k.kind for k in value.keys] == ["field", "call"]
+    assert (value.keys[0].name, value.keys[1].func) == ("shares", "seat")
+    assert expr(f"{func}(n in [1, 2] by n)").where is None
+
+
+def test_the_sole_best_element_needs_a_key():
+    with pytest.raises(DiagnosticError):
+        expr("sole_max(q in players where q.shares > 0)")
+
+
 def test_list_literal_and_comprehension():
     assert [i.value for i in expr("[1, 2, 3]").items] == [1, 2, 3]
     assert expr("[]").items == []

@@ -69,6 +69,19 @@ def test_variant_overrides_and_step_patches():
     assert isinstance(before.body[0], A.Pass)
 
 
+def test_step_patches_may_be_guarded_by_a_condition():
+    program = parse_text(
+        'variant "Automaton" extends "game.rules" {\n}\n'
+        'override step income when is_automaton(p) cite "Automaton" {\n    pass\n}\n'
+        "after step income when p.coins > 2 {\n    pass\n}\n")
+    replace, after = program.overrides
+    assert (replace.mode, replace.step, replace.when.func) == ("override", "income", "is_automaton")
+    assert replace.meta.cite == ["Automaton"]
+    assert after.when.op == ">" and span(after.when) == (6, 24, 6, 35)
+    assert parse_text('variant "V" extends "g.rules" {\n}\nbefore step x {\n    pass\n}\n'
+                      ).overrides[0].when is None
+
+
 def test_a_file_without_header_parses_as_declarations_only():
     program = parse_text("const a = 1\n")
     assert program.header is None

@@ -65,3 +65,15 @@ def test_automaton_policies():
     assert isinstance(expand.keys[1], A.RandomKey)
     assert produce.keys == []
     assert span(expand) == (5, 5, 5, 64)
+
+
+def test_automaton_policies_scoped_to_where_a_decision_is_written():
+    (bot,) = decls("automaton steve {\n"
+                   "    prefer place_marker in research_turn by t\n"
+                   "    prefer done in logistics\n"
+                   "    prefer produce\n"
+                   "}\n")
+    scoped, bare, everywhere = bot.policies
+    assert (scoped.option, scoped.within, len(scoped.keys)) == ("place_marker", "research_turn", 1)
+    assert (bare.within, bare.keys) == ("logistics", [])
+    assert everywhere.within is None

@@ -5,6 +5,7 @@ import pytest
 
 from rulebook.grammar import ast as A
 from rulebook.grammar.parser import parse_text
+from rulebook.validator.diagnostics import DiagnosticError
 from test_parser_helpers import span
 
 HEADER = 'game "State" {\n    players 2\n}\n'
@@ -64,12 +65,35 @@ def test_grid_type_has_dimensions():
     s = state("global market: grid 3 by 5 of Card? = none")
     t = s.type
     assert isinstance(t, A.GridType)
-    assert (t.rows, t.columns) == (3, 5)
+    assert (t.rows.value, t.columns.value) == (3, 5)
     assert isinstance(t.element, A.OptionalType) and t.element.name == "Card"
     assert span(t) == (4, 16, 4, 36)
+
+
+def test_grid_sizes_can_be_expressions_of_constants():
+    t = state("global layout: grid frame_rows by frame_columns + 1 of Cell?").type
+    assert isinstance(t.rows, A.Name) and t.rows.id == "frame_rows"
+    assert isinstance(t.columns, A.Binary) and t.columns.op == "+"
+    assert t.columns.left.id == "frame_columns" and t.columns.right.value == 1
+    assert span(t.rows) == (4, 21, 4, 31)
+
+
+def test_a_grid_size_that_is_a_comparison_does_not_parse():
+    with pytest.raises(DiagnosticError) as info:
+        state("global layout: grid a < b by 3 of int")
+    (d,) = info.value.diagnostics
+    assert (d.code, d.line, d.column) == ("E0100", 4, 23)
 
 
 def test_player_state_initial_can_be_an_expression():
     s = state("player money: int = 10 + seat(me)")
     assert isinstance(s.initial, A.Binary)
     assert isinstance(s.initial.right, A.Call) and s.initial.right.func == "seat"
+
+
+def test_a_hidden_list_may_show_its_top():
+    s = state("global market_pile: deck of MarketTile = market_tiles secret top 1 public")
+    assert (s.visibility, s.public_top) == ("secret", 1)
+    assert state("global pile: deck of Tile secret").public_top is None
+    with pytest.raises(DiagnosticError):
+        state("global pile: deck of Tile secret top 1 owner")

@@ -384,3 +384,26 @@ scenario "a hand emptied while the others pick" {
     out = run_file(str(game))
     assert failures(out) == []
     assert [r.passed for r in out.results] == [True]
+def test_an_element_of_a_pile_with_a_face_up_top_is_expected_visible_or_hidden(tmp_path):
+    game = tmp_path / "pile.rules"
+    game.write_text('''game "Pile" {
+    players 2
+}
+global pile: deck of int = [7, 8, 9] secret top 1 public
+play {
+    choose players[1] "Draw" {
+        option draw {
+            move top 1 from pile to pile at bottom
+        }
+    }
+}
+scenario "the top is face up" {
+    expect visible pile[1] to players[2] "the top card is face up"
+    expect hidden pile[2] to players[2]
+    expect hidden pile to players[2] "the pile as a whole stays face down"
+    expect visible pile[2] to players[1] "a wrong expectation, reported"
+}
+''', encoding="utf-8")
+    out = run_file(str(game))
+    assert failures(out) == [
+        "a wrong expectation, reported: player 1 does not see `pile[2]`"]

@@ -42,12 +42,14 @@ CODES = {
     "E0226": "`reveal` or `hide` of something that is not a state variable",
     "E0227": "table rows named twice, or by something that is not a word",
     "E0224": "a table of more components than a list can hold",
+    "E0228": "a grid size that is not a number known when the game starts",
     "W0201": "state that is never read",
 }
 
 # Words the lexer reads as the language's own wherever an expression may start.
 RESERVED_WORDS = frozenset({"count", "any", "all", "first", "filter", "sum", "max", "min", "sort",
-                            "match", "new", "map", "not", "true", "false", "none", "if"})
+                            "sole_max", "sole_min", "match", "new", "map", "not", "true", "false",
+                            "none", "if"})
 MAX_PLAYERS = 100          # seats in one game
 MAX_SCENARIO_SEEDS = 1_000  # runs of one scenario with `seeds`
 MAX_TABLE_ITEMS = 100_000  # components of one table (a list's limit, interpreter Limits)
@@ -183,6 +185,7 @@ class _Checker:
         self.define_types: dict[str, Ty] = {}
         self.in_progress: set[tuple[int, str]] = set()
         self.option_envs: dict[str, list[dict[str, Ty]]] = {}
+        self._scopes: list | None = None  # (choose, names it is written in), when asked for
         self.reads: set[tuple[str, str]] = set()  # ("global" | "player", name)
 
     # ------------------------------------------------------------------------ reporting
@@ -341,11 +344,41 @@ class _Checker:
         if isinstance(t, (A.ListType, A.DeckType)):
             return list_of(self.resolve_type(t.element))
         if isinstance(t, A.GridType):
+            self._grid_size(t.rows, "rows")
+            self._grid_size(t.columns, "columns")
             return Ty("grid", elem=self.resolve_type(t.element))
         if isinstance(t, A.MapType):
             self.resolve_type(t.key)  # reports an unknown key type
             return Ty("map", elem=self.resolve_type(t.value))
         return UNKNOWN
+
+    # Values a grid's size may not read: they change during a game, or differ between two games
+    # of the same players.
+    _CHANGING_VALUES = frozenset(BUILTIN_VALUES - {"player_count", "players"})
+    _CHANGING_FUNCTIONS = frozenset({"random_int", "shuffled", "changed_at"})
+
+    def _grid_size(self, e, what: str) -> None:
+        """A grid's number of rows or columns: a number, or an expression of constants."""
+        self.want(e, self.expr(e, {}), INT, f"the number of {what} of a grid")
+        for n in A.walk(e):
+            changing = None
+            if n.kind == "name" and (n.id in self.globals or n.id in self._CHANGING_VALUES):
+                changing = f"`{n.id}` changes during the game"
+            elif n.kind == "field" and n.name in self.player_vars:
+                changing = f"`.{n.name}` is a player's state"
+            elif n.kind == "call" and n.func in self.defines:
+                changing = f"`{n.func}` is a define, which may read the state"
+            elif n.kind == "call" and n.func in self._CHANGING_FUNCTIONS:
+                changing = f"`{n.func}(...)` differs from game to game"
+            if changing:
+                self.report("E0228", f"the number of {what} of a grid must be known when the game "
+                            f"starts, but {changing}", n,
+                            hint="write a number, a `const`, or arithmetic on them")
+                return
+        if e.kind == "int" or (e.kind == "unary" and e.operand.kind == "int"):
+            value = e.value if e.kind == "int" else -e.operand.value
+            if value < 1:
+                self.report("E0228", f"a grid has at least 1 of its {what}, not {value}", e)
 
     def _record(self, d: A.RecordDecl) -> None:
         fields: dict[str, Ty] = {}
@@ -468,6 +501,18 @@ class _Checker:
             self.report("E0210", f"`{d.name}` is `internal`, never listed at the table, so it "
                         f"cannot also be `{'shown' if d.shown else 'sorted'}`", d,
                         hint="keep one of them")
+        if d.public_top is not None:
+            if declared.known and declared.kind != "list":
+                self.report("E0210", f"`top {d.public_top} public` shows the first elements of a "
+                            f"list, but `{d.name}` is {_a(declared)}", d,
+                            hint="remove `top ... public`")
+            elif d.visibility == "public":
+                self.report("E0210", f"`{d.name}` is public, so `top {d.public_top} public` shows "
+                            "nothing more", d, hint="write `secret top 1 public` for a face-down "
+                            "pile whose top card is face up")
+            elif d.public_top < 1:
+                self.report("E0210", "`top 0 public` shows nothing", d,
+                            hint="write `top 1 public` or remove it")
         if d.sorted and declared.known and declared.kind != "list":
             self.report("E0210", f"`sorted` shows a list in order, but `{d.name}` is {_a(declared)}",
                         d, hint="remove `sorted`")
@@ -525,6 +570,8 @@ class _Checker:
 
     def _automaton(self, d: A.AutomatonDecl) -> None:
         for policy in d.policies:
+            if policy.within is not None and not self._scoped_policy(policy):
+                continue
             envs = self.option_envs.get(policy.option)
             if envs is None:
                 self.report("E0207", f"no decision offers an option `{policy.option}`", policy,
@@ -536,6 +583,27 @@ class _Checker:
                 for name, t in e.items():
                     env[name] = t if env.get(name, t) == t else UNKNOWN
             self.keys(policy.keys, env)
+
+    def _scoped_policy(self, policy: A.Policy) -> bool:
+        """`prefer x in name`: some decision written inside `name` offers `x`."""
+        if self._scopes is None:
+            self._scopes = list(A.decision_scopes(self.program.declarations).values())
+        inside = [choose for choose, names in self._scopes if policy.within in names]
+        if not inside:
+            known = {n for _, names in self._scopes for n in names}
+            self.report("E0207", f"no decision is written inside a procedure, event, reaction, "
+                        f"phase or step named `{policy.within}`", policy,
+                        hint=did_you_mean(policy.within, known) or
+                        "name the procedure, phase or step whose `choose` this line ranks")
+            return False
+        offered = sorted({o.name for choose in inside for o in choose.options})
+        if policy.option not in offered:
+            self.report("E0207", f"no decision in `{policy.within}` offers an option "
+                        f"`{policy.option}`", policy,
+                        hint=did_you_mean(policy.option, offered) or
+                        f"options there: {', '.join(offered) or 'none'}")
+            return False
+        return True
 
     # --------------------------------------------------------------------- scenarios
     def _scenario(self, sc: A.Scenario) -> None:
@@ -1031,6 +1099,16 @@ class _Checker:
             if len(kinds) != 1:
                 self.report("E0210", "a map value is written `map[key]` with one key", e)
             return (obj.elem or UNKNOWN).maybe()
+        if len(kinds) == 1 and kinds[0].kind == "enum" and obj.kind in ("record", "unknown"):
+            return self._field_by_member(e, obj, kinds[0].name)
+        if obj.kind == "record" and len(kinds) == 1 and not kinds[0].known:
+            return UNKNOWN  # `t[k]` with `k` a parameter: the member is known when it runs
+        if obj.kind == "record":
+            shown = " and ".join(_a(k) for k in kinds)
+            self.report("E0210", f"a {obj.name}'s field is chosen by a member of an enum, not by "
+                        f"{shown}", e, hint="write `record.field`, or `record[k]` with `k` a "
+                        "member of an enum whose members name fields of the record")
+            return UNKNOWN
         if obj.kind in ("list", "unknown") and len(kinds) == 1 and kinds[0].kind == "list":
             # xs[1..3]: a list of positions picks several elements
             self.want(e.indices[0], elem_of(kinds[0]), INT, "a position")
@@ -1045,6 +1123,29 @@ class _Checker:
             self.report("E0210", f"{_a(obj)} cannot be indexed with `[...]`", e)
             return UNKNOWN
         return elem_of(obj)
+
+    def _field_by_member(self, e: A.Index, obj: Ty, enum: str) -> Ty:
+        """`tile[k]`, with `k` a member of an enum: the field named like `k`. The record has a
+        field for every member, all of one type, so that any member reads a field."""
+        if obj.kind == "unknown" or obj.name not in self.fields:
+            return UNKNOWN
+        fields = self.fields[obj.name]
+        members = [m.name for m in self.enums[enum].members] if enum in self.enums else []
+        missing = [m for m in members if m not in fields]
+        if missing:
+            self.report("E0206", f"a {obj.name} has no field `{missing[0]}`, so it cannot be read "
+                        f"by a {enum}", e, hint=f"`record[k]` reads the field named like the "
+                        f"member `k`: give {obj.name} a field for each member of {enum} "
+                        f"({', '.join(members)})")
+            return UNKNOWN
+        types = {str(fields[m]): fields[m] for m in members}
+        if len(types) > 1:
+            shown = ", ".join(f"`{m}` is {fields[m]}" for m in members)
+            self.report("E0210", f"the fields of {obj.name} named like the members of {enum} "
+                        f"have different types ({shown})", e,
+                        hint="`record[k]` needs one type for every member's field")
+            return UNKNOWN
+        return next(iter(types.values())) if types else UNKNOWN
 
     def ex_call(self, e: A.Call, env):
         args = [self.expr(a, env) for a in e.args]
@@ -1185,6 +1286,18 @@ class _Checker:
         element = inner[e.binding.name]
         return {"count": INT, "any": BOOL, "all": BOOL, "first": element.maybe(),
                 "filter": list_of(element)}[e.func]
+
+    def ex_sole(self, e, env):
+        inner = self.bind(e.binding, env)
+        if e.where is not None:
+            self.condition(e.where, inner, "`where`")
+        for k in e.keys:
+            t = self.expr(k, inner)
+            if t.known and t.kind not in ("int", "bool", "enum", "player", "none"):
+                self.report("E0210", f"`{e.func}` compares numbers, enum members, yes/no or "
+                            f"players, but this key is {_a(t)}", k,
+                            hint="compare a number: a count, a sum, a field that holds an int")
+        return inner[e.binding.name].maybe()
 
     def ex_sort(self, e, env):
         inner = self.bind(e.binding, env)
