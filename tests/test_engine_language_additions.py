@@ -4,7 +4,6 @@ lists, join, state that owns its lists, and the checks that go with them."""
 from __future__ import annotations
 
 import pytest
-
 from engine_helpers import game_of, header
 from rulebook.grammar.parser import parse_text
 from rulebook.interpreter.view import view
@@ -313,48 +312,6 @@ play {
     assert "left side is `2`, right side is `3`" in e.value.diagnostics[0].message
 
 
-def test_a_component_reads_its_row_name_as_id():
-    g = game_of(ROLES.replace('log "played {c}"', 'log "played the {c.id} ({c.value})"'))
-    g.apply("play:guard")
-    assert "played the guard (1)" in g.state.log[-2]["text"]
-    unnamed = header("1") + """
-record Token {
-    value: int
-}
-table tokens of Token {
-    value
-    1
-}
-global pile: list of Token = tokens
-global first_id: text
-setup {
-    set first_id = pile[1].id
-}
-"""
-    assert problems(unnamed) == [("E0206", 15)]  # rows without names have no `id` to read
-
-
-ZONES = header("2") + """
-record Chip {
-    value: int
-}
-table chips of Chip {
-    id    | value
-    red   | 1
-    blue  | 2
-    green | 3
-}
-global bag: list of Chip = chips
-global board: grid 1 by 2 of Chip?
-player hand: list of Chip
-setup {
-    move chips.red to players[2].hand
-    move chips.blue to board[1, 2]
-    move chips.blue to players[1].hand at top
-}
-play {
-    choose players[1] "Give a chip back" {
-        option back for c in players[1].hand + players[2].hand { move c to bag }
 def test_grid_sizes_are_worked_out_from_constants_when_the_game_starts():
     g = game_of(header("2 to 4") + """
 record Cell { symbol: text }
@@ -490,29 +447,6 @@ play {
 """
 
 
-def test_a_component_is_moved_from_whichever_zone_holds_it():
-    g = game_of(ZONES)
-    st = g.state
-    assert [c.id for c in st.seats[1].vars["hand"]] == ["chips.red"]
-    assert [c.id for c in st.seats[0].vars["hand"]] == ["chips.blue"]
-    assert st.globals["board"].cells == [None, None] and len(st.globals["bag"]) == 1
-    g.apply("back:red")
-    assert [c.id for c in st.globals["bag"]] == ["chips.green", "chips.red"]
-
-
-def test_a_move_without_from_is_checked_and_a_component_in_no_zone_is_an_error():
-    with pytest.raises(DiagnosticError) as err:
-        game_of(ZONES.replace("global bag: list of Chip = chips", "global bag: list of Chip"))
-    (d,) = err.value.diagnostics
-    assert d.code == "E0308" and "`red` is in no zone" in d.message and d.line == 18
-    assert problems(ZONES.replace("move chips.red to", "move 3 to")) == [("E0210", 18)]
-    assert problems(ZONES.replace("move chips.red to", "move top 1 to")) == [("E0210", 18)]
-
-
-def test_a_record_show_may_read_the_row_name():
-    g = game_of(ROLES.replace('record Role show "{text} ({value})"',
-                              'record Role show "{id}: {text} ({value})"'))
-    assert [label for _, label in g.legal_options()][0] == "play princess: Princess (8)"
 def test_a_prefer_line_in_a_procedure_phase_or_step_ranks_only_the_decisions_written_there():
     for scope in ("second_pick", "second", "pick_again"):
         g = game_of(header("1") + SCOPED_AUTOMATON.replace("SCOPE", scope), players=1)
@@ -559,3 +493,75 @@ play {
     from rulebook.interpreter.human import _value
     assert _value(pile) == "(hidden, 2; top: Restaurant)"
     assert problems(header("2") + "global n: int = 0 secret top 1 public shown\n") == [("E0210", 4)]
+
+
+def test_a_component_reads_its_row_name_as_id():
+    g = game_of(ROLES.replace('log "played {c}"', 'log "played the {c.id} ({c.value})"'))
+    g.apply("play:guard")
+    assert "played the guard (1)" in g.state.log[-2]["text"]
+    unnamed = header("1") + """
+record Token {
+    value: int
+}
+table tokens of Token {
+    value
+    1
+}
+global pile: list of Token = tokens
+global first_id: text
+setup {
+    set first_id = pile[1].id
+}
+"""
+    assert problems(unnamed) == [("E0206", 15)]  # rows without names have no `id` to read
+
+
+ZONES = header("2") + """
+record Chip {
+    value: int
+}
+table chips of Chip {
+    id    | value
+    red   | 1
+    blue  | 2
+    green | 3
+}
+global bag: list of Chip = chips
+global board: grid 1 by 2 of Chip?
+player hand: list of Chip
+setup {
+    move chips.red to players[2].hand
+    move chips.blue to board[1, 2]
+    move chips.blue to players[1].hand at top
+}
+play {
+    choose players[1] "Give a chip back" {
+        option back for c in players[1].hand + players[2].hand { move c to bag }
+    }
+}
+"""
+
+
+def test_a_component_is_moved_from_whichever_zone_holds_it():
+    g = game_of(ZONES)
+    st = g.state
+    assert [c.id for c in st.seats[1].vars["hand"]] == ["chips.red"]
+    assert [c.id for c in st.seats[0].vars["hand"]] == ["chips.blue"]
+    assert st.globals["board"].cells == [None, None] and len(st.globals["bag"]) == 1
+    g.apply("back:red")
+    assert [c.id for c in st.globals["bag"]] == ["chips.green", "chips.red"]
+
+
+def test_a_move_without_from_is_checked_and_a_component_in_no_zone_is_an_error():
+    with pytest.raises(DiagnosticError) as err:
+        game_of(ZONES.replace("global bag: list of Chip = chips", "global bag: list of Chip"))
+    (d,) = err.value.diagnostics
+    assert d.code == "E0308" and "`red` is in no zone" in d.message and d.line == 18
+    assert problems(ZONES.replace("move chips.red to", "move 3 to")) == [("E0210", 18)]
+    assert problems(ZONES.replace("move chips.red to", "move top 1 to")) == [("E0210", 18)]
+
+
+def test_a_record_show_may_read_the_row_name():
+    g = game_of(ROLES.replace('record Role show "{text} ({value})"',
+                              'record Role show "{id}: {text} ({value})"'))
+    assert [label for _, label in g.legal_options()][0] == "play princess: Princess (8)"
