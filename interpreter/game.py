@@ -91,7 +91,9 @@ class Game:
         if self.error.file is None:  # raised outside any statement: name the game's file
             self.error = dataclasses.replace(self.error, file=self.rules.source_path)
         self.pending = None
-        raise DiagnosticError([self.error], self.rules.sources)
+        failure = DiagnosticError([self.error], self.rules.sources)
+        failure.steps = self.machine.state.steps  # what was spent (scenarios share a budget)
+        raise failure
 
     def _advance(self, step) -> None:
         """Run the flow (by `step`) to the next decision a person or program must make:

@@ -79,6 +79,7 @@ class _Run:
                 self.game = Game(rules, self.players, self.seed, self.runner.game_limits(),
                                  ruleset_ref=rules.source_path)
             except DiagnosticError as e:
+                self.runner.pool[0] -= getattr(e, "steps", 0)
                 d = e.diagnostics[0]
                 self.stop(node, f"the game could not start: {d.located()}: {d.message}", d.hint)
         if self.last_error is not None:

@@ -12,7 +12,7 @@ class Limits:
     """Budgets that stop a runaway or malicious ruleset with a diagnostic."""
 
     max_steps: int = 3_000_000        # statements, loop turns, calls and elements visited
-    max_file_steps: int = 30_000_000  # steps of all the scenarios of one file (`rulebook test`)
+    max_file_steps: int = 10_000_000  # steps of all the scenarios of one file (`rulebook test`)
     max_depth: int = 60               # nested define/procedure/handler calls
     max_collection: int = 100_000     # elements in one list, map or grid
     max_text: int = 100_000           # characters in one text

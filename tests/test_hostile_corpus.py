@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,7 +27,18 @@ from rulebook.validator.diagnostics import Diagnostic, DiagnosticError
 CORPUS = Path(__file__).parent / "hostile"
 ATTACKS = sorted(p for p in (CORPUS / "rulesets").rglob("*.rules")
                  if p.read_text(encoding="utf-8", errors="replace").startswith("# attack:"))
+# The committed saves show what each forgery is; the test forges them afresh (as the probe does)
+# so that a change to a bundled game's rules does not turn its control saves into refusals.
 SAVES = json.loads((CORPUS / "saves" / "manifest.json").read_text())["saves"]
+
+
+@pytest.fixture(scope="module")
+def forged(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("saves")
+    made = subprocess.run([sys.executable, str(CORPUS / "make_saves.py"), "--out", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert made.returncode == 0, made.stderr[-2000:]
+    return out
 
 # A tenth of the default step budget: an attack that burns the budget costs ~0.3 s, not 4 s.
 LIMITS = Limits(max_steps=300_000, max_file_steps=3_000_000)
@@ -98,8 +111,8 @@ def _fields(d: dict) -> dict:
 
 
 @pytest.mark.parametrize("entry", SAVES, ids=lambda e: e["file"])
-def test_forged_save_is_refused_and_a_valid_one_loads(entry: dict) -> None:
-    path = CORPUS / "saves" / entry["file"]
+def test_forged_save_is_refused_and_a_valid_one_loads(entry: dict, forged: Path) -> None:
+    path = forged / entry["file"]
     for accept in (False, True):
         if accept and not entry.get("refuse_with_accept_flag"):
             continue
