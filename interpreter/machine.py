@@ -352,7 +352,7 @@ class Machine(Evaluator):
                     raise RuleError("E0311", f"a {obj.record} has no field `{name}`", node)
                 self.storable(value, obj, node)
                 obj.fields[name] = value
-                self.changed(None, None)
+                self.changed(None, None, obj)
                 return
             if isinstance(obj, Item):
                 raise RuleError("E0306", f"the fields of a component ({obj.record}) cannot be "
@@ -380,7 +380,7 @@ class Machine(Evaluator):
                                 "structures made with `new`")
             else:
                 raise RuleError("E0306", f"cannot index {type_name(obj)}", node)
-            self.changed(self.variable_key(node.obj, target.var, env), None)
+            self.changed(self.variable_key(node.obj, target.var, env), None, obj)
             return
         raise RuleError("E0306", "only variables, fields and list or grid cells can be set",
                         node)
@@ -394,11 +394,15 @@ class Machine(Evaluator):
                 raise RuleError("E0303", f"cannot store this value: {problem}", node,
                                 "store a copy, or keep the values side by side")
 
-    def changed(self, key, decl) -> None:
+    def changed(self, key, decl, inside=None) -> None:
+        """Note a change of state variable `key`, or (key None) of a list, map or structure
+        `inside` that some variables may hold."""
         st = self.state
         st.clock += 1
         if key is None:
             self.touched = None
+            if inside is not None and st.reveals_until_changed:
+                self.end_reveals_holding(inside)
         else:
             if self.touched is not None:
                 self.touched.add(key[1])
@@ -408,6 +412,16 @@ class Machine(Evaluator):
                 st.reveals_until_changed.discard(key)
                 st.reveals.pop(key, None)
         self.dirty = True
+
+    def end_reveals_holding(self, inside) -> None:
+        """`reveal x until changed` ends when a value inside x is changed in place."""
+        st = self.state
+        for key in list(st.reveals_until_changed):
+            seat, name = key
+            holder = st.globals if seat == 0 else st.seats[seat - 1].vars
+            if holds(holder.get(name), inside, self):
+                st.reveals_until_changed.discard(key)
+                st.reveals.pop(key, None)
 
     def key_of(self, place, env):
         """(seat or 0, name) when `place` names a state variable (a zone being changed), else
@@ -673,3 +687,29 @@ def statement_of(frame):
         return frame.block.ops[frame.pc - 1].node
     op = getattr(frame, "op", None)
     return getattr(op, "node", None)
+
+
+def holds(value, inside, m) -> bool:
+    """Whether `inside` (a list, map, grid or structure) is `value` or lies within it; charged
+    one step per element looked at."""
+    todo, seen = [value], set()
+    while todo:
+        v = todo.pop()
+        if v is inside:
+            return True
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, list):
+            parts = v
+        elif isinstance(v, dict):
+            parts = list(v.values())
+        elif isinstance(v, Grid):
+            parts = v.cells
+        elif isinstance(v, Struct):
+            parts = list(v.fields.values())
+        else:
+            continue
+        m.tick(None, len(parts))
+        todo.extend(p for p in parts if isinstance(p, (list, dict, Grid, Struct)))
+    return False

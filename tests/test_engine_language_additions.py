@@ -565,3 +565,34 @@ def test_a_record_show_may_read_the_row_name():
     g = game_of(ROLES.replace('record Role show "{text} ({value})"',
                               'record Role show "{id}: {text} ({value})"'))
     assert [label for _, label in g.legal_options()][0] == "play princess: Princess (8)"
+
+
+REVEAL_UNTIL_CHANGED = header("2") + """
+record Cell {
+    n: int
+}
+player table: list of Cell owner
+player other: list of Cell owner
+setup {
+    for p in players {
+        add new Cell { n: 0 } to p.table
+        add new Cell { n: 0 } to p.other
+        reveal p.table until changed
+        reveal p.other until changed
+    }
+    let c = players[2].table[1]
+    set c.n = 7
+}
+play {
+    choose players[1] "Go" {
+        option go {
+        }
+    }
+}
+"""
+
+
+def test_a_reveal_until_changed_ends_when_a_structure_inside_is_changed_in_place():
+    seen_by_1 = view(game_of(REVEAL_UNTIL_CHANGED), 1)["players"][1]["vars"]
+    assert seen_by_1["table"] == {"hidden": True, "size": 1}  # its cell changed through `c`
+    assert seen_by_1["other"] == [{"record": "Cell", "n": 0}]  # untouched: still revealed
