@@ -135,6 +135,7 @@ def render_text(
 
     width = max((len(str(d.line)) for d in diagnostics if d.line is not None), default=1)
     blocks: list[str] = []
+    split: dict[str, list[str]] = {}  # each file's lines, split once however many diagnostics
     for d in diagnostics:
         out = [
             paint(f"{printable(d.located())}: ", _BOLD)
@@ -143,9 +144,12 @@ def render_text(
         ]
         text = sources.get(d.file or "")
         if text is not None and d.line is not None:
-            lines = text.splitlines()
-            if d.line == len(lines) + 1 and (text == "" or text.endswith("\n")):
-                lines.append("")  # an error at the end of a file that ends with a newline
+            key = d.file or ""
+            if key not in split:
+                split[key] = text.splitlines()
+                if text == "" or text.endswith("\n"):
+                    split[key].append("")  # an error at the end of a file ending with a newline
+            lines = split[key]
             if 1 <= d.line <= len(lines):
                 src, carets = _excerpt(lines[d.line - 1], d)
                 bar = paint(" " * width + " |", _BLUE)

@@ -7,6 +7,7 @@ cannot type is ``unknown`` and never reported.
 from __future__ import annotations
 
 import difflib
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -151,13 +152,30 @@ def check_program(program: A.Program, scenarios_only: bool = False,
     are left to the check of the file they are in) and the `helpers`, the declarations a file of
     scenarios adds for them.
     """
-    checker = _Checker(program)
-    checker.run(scenarios_only, helpers)
+    token = _SUGGESTIONS.set([SUGGESTIONS_PER_CHECK])
+    try:
+        checker = _Checker(program)
+        checker.run(scenarios_only, helpers)
+    finally:
+        _SUGGESTIONS.reset(token)
     return sorted(checker.diagnostics, key=Diagnostic.sort_key)
 
 
+# Looking for the closest name costs a comparison per known name: a file of thousands of
+# misspelled names would take quadratic time, so one check compares at most this many names.
+SUGGESTIONS_PER_CHECK = 30_000
+_SUGGESTIONS: ContextVar[list[int] | None] = ContextVar("suggestions", default=None)
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
-    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    pool = candidates if isinstance(candidates, (set, frozenset, dict, list, tuple)) \
+        else list(candidates)
+    left = _SUGGESTIONS.get()
+    if left is not None:
+        if left[0] < len(pool):
+            return None
+        left[0] -= len(pool)
+    close = difflib.get_close_matches(name, sorted(set(pool)), n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None
 
 
