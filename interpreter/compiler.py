@@ -15,6 +15,7 @@ from __future__ import annotations
 import operator
 
 from .errors import RuleError
+from .state import DEFINE_CALL_STEPS
 from .values import Grid, Item, Seat, Struct, Sym
 
 _MISSING = object()
@@ -367,7 +368,7 @@ def _call(node, scope):
         try:
             if m.depth > m.limits.max_depth:
                 m.too_deep(define, node)
-            m.tick(node)
+            m.tick(node, DEFINE_CALL_STEPS)
             return body(m, dict(zip(params, values)))
         finally:
             m.depth -= 1

@@ -9,7 +9,7 @@ from .compiler import Scope, compile_expr
 from .errors import RuleError
 from .memory import CHECK_EVERY, resident_bytes
 from .rules import Rules
-from .state import GameState, Limits
+from .state import DEFINE_CALL_STEPS, GameState, Limits
 from .values import (
     MAX_SHOWN_DEPTH, Grid, Item, Seat, Struct, Sym, elements, show, show_within, type_name,
 )
@@ -485,7 +485,7 @@ class Evaluator:
         try:
             if self.depth > self.limits.max_depth:
                 self.too_deep(define, node)
-            self.tick(node)
+            self.tick(node, DEFINE_CALL_STEPS)
             code = self.rules.code
             value = code.defines[define.name](self, dict(zip(define.params, args)))
             for mod, when, amount in code.modifiers.get(define.name, ()):

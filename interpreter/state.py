@@ -7,6 +7,11 @@ from .rng import Rng
 from .values import MAX_SHOWN_DEPTH, Seat
 
 
+# A call of a `define` costs more than one step: it binds its values and evaluates a body, so
+# a define that calls itself twice must not run for long on the budget of simple statements.
+DEFINE_CALL_STEPS = 2
+
+
 @dataclass
 class Limits:
     """Budgets that stop a runaway or malicious ruleset with a diagnostic."""
