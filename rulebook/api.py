@@ -177,7 +177,8 @@ def _saved_ruleset(data, save_name: str) -> str:
     if BUNDLED_NAME.match(ref) and bundled_file(ref) is not None:
         return ref
     try:
-        return named_in_tree(save_name, ref, None, "the save")
+        return named_in_tree(save_name, ref, None, "the save",
+                             root=os.path.dirname(os.path.realpath(save_name)))
     except DiagnosticError as e:
         raise DiagnosticError([Diagnostic(
             "E0314", f"the save names a ruleset it may not use: {e.diagnostics[0].message}",

@@ -177,11 +177,12 @@ def is_inside(path: str | Path, root: str | Path) -> bool:
     return os.path.commonpath([real, base]) == base
 
 
-def named_in_tree(from_file: str, ref: str, node, what: str) -> str:
+def named_in_tree(from_file: str, ref: str, node, what: str, root: str | None = None) -> str:
     """The `.rules` file that `ref` (written in `from_file`) names, inside its ruleset's tree.
 
     `extends` and a scenario's `ruleset` may name only regular `.rules` files of the same folder
     tree, by a relative path: never an absolute path, a way out with `..` or a link leading out.
+    `root` narrows the tree (a save names only files in its own folder tree).
     """
     def refuse(message: str, hint: str):
         raise DiagnosticError([Diagnostic("E0511", message, file=from_file, hint=hint,
@@ -198,9 +199,10 @@ def named_in_tree(from_file: str, ref: str, node, what: str) -> str:
         refuse(f"{what} names `{shown}`, which is not a `.rules` file",
                'name a rules file, like "game.rules"')
     target = os.path.normpath(os.path.join(os.path.dirname(from_file), ref))
-    root = ruleset_root(from_file)
+    tree = "this ruleset's folder" if root is None else "its own folder"
+    root = root if root is not None else ruleset_root(from_file)
     if not is_inside(target, root):
-        refuse(f"{what} names `{shown}`, which is outside this ruleset's folder",
+        refuse(f"{what} names `{shown}`, which is outside {tree}",
                "rules files may only name files in their own ruleset's folder")
     kind = path_kind(target)
     if kind is None:

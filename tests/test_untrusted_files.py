@@ -218,6 +218,13 @@ def test_a_save_naming_a_file_outside_its_folder_is_refused(tmp_path, outside):
     assert result.exit_code == 1 and "root:x:" not in result.output
 
 
+def test_a_save_names_no_file_above_its_folder_even_beside_a_game(tmp_path):
+    (tmp_path / "game.rules").write_text(Path(TTT).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "saves").mkdir()
+    path, data = saved_game(tmp_path / "saves")
+    assert "outside its own folder" in refused(path, dict(data, ruleset="../game.rules"))
+
+
 def test_a_save_made_under_other_rules_names_what_changed(tmp_path):
     game_file = tmp_path / "g.rules"
     text = Path(TTT).read_text(encoding="utf-8")
