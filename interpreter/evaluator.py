@@ -3,6 +3,8 @@
 """
 from __future__ import annotations
 
+import sys
+
 from ..grammar import ast as A
 from ..validator.builtins import BUILTIN_FUNCTIONS, arity_text
 from .compiler import Scope, compile_expr
@@ -364,23 +366,26 @@ class Evaluator:
         return Struct(node.record, fields, self.state.struct_ids)
 
     # ---------------------------------------------------------------------- comprehension
+    @staticmethod
+    def items_of(source, what: str, node) -> list:
+        """What a loop or a binding walks, as a list of its own: a list's elements, a grid's
+        cells, a map's keys."""
+        if isinstance(source, Grid):
+            return list(source.cells)
+        if isinstance(source, (list, dict)):
+            return list(source)
+        raise RuleError("E0306", f"{what} needs a list, not {type_name(source)}", node)
+
     def iterate(self, binds, where, env, node=None):
         """Yield a child environment for each combination of the bindings `binds` (compiled,
         see ``compiler.bindings``) that meets `where`; each source is read once per
         combination of the bindings before it."""
         first = binds[0]
-        source = first.source(self, env)
-        if isinstance(source, Grid):
-            source = source.cells
-        elif isinstance(source, dict):
-            source = list(source)
-        if not isinstance(source, list):
-            raise RuleError("E0306", f"`{first.name} in ...` needs a list, not "
-                            f"{type_name(source)}", first.node)
+        items = self.items_of(first.source(self, env), f"`{first.name} in ...`", first.node)
         child = dict(env)
         name = first.name
         rest = binds[1:]
-        for v in list(source):
+        for v in items:
             self.tick(first.node)
             child[name] = v
             if rest:
@@ -712,44 +717,38 @@ def same_counted(a, b, allowance: int) -> tuple[bool, int]:
 
     def walk(a, b, depth):
         nonlocal left
-        if isinstance(a, bool) or isinstance(b, bool):
-            return type(a) is type(b) and a == b
-        if isinstance(a, (int, str)) and isinstance(b, (int, str)):
-            return a == b
-        if a is b or depth >= MAX_SHOWN_DEPTH:
-            return a is b
-        if isinstance(a, list) and isinstance(b, list):
-            if len(a) != len(b):
-                return False
-            left -= len(a)
-            if left < 0:
-                raise _OverAllowance
+        both = (list if isinstance(a, list) and isinstance(b, list)
+                else dict if isinstance(a, dict) and isinstance(b, dict) else None)
+        if both is None or a is b or depth >= MAX_SHOWN_DEPTH:  # never deeper than values show
+            return _same_leaf(a, b)
+        if len(a) != len(b) or (both is dict and a.keys() != b.keys()):
+            return False
+        left -= len(a)
+        if left < 0:
+            raise _OverAllowance
+        if both is list:
             return all(walk(x, y, depth + 1) for x, y in zip(a, b))
-        if isinstance(a, dict) and isinstance(b, dict):
-            if a.keys() != b.keys():
-                return False
-            left -= len(a)
-            if left < 0:
-                raise _OverAllowance
-            return all(walk(a[k], b[k], depth + 1) for k in a)
-        return False
+        return all(walk(a[k], b[k], depth + 1) for k in a)
 
     result = walk(a, b, 0)
     return result, allowance - left
 
 
-def _same(a, b, depth: int = 0) -> bool:
+def _same_leaf(a, b) -> bool:
+    """Equality of two values that are not both lists or both maps."""
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, (int, str)) and isinstance(b, (int, str)):
         return a == b
-    if a is b or depth >= MAX_SHOWN_DEPTH:  # values are never compared deeper than they show
-        return a is b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y, depth + 1) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k], depth + 1) for k in a)
-    return False
+    return a is b
+
+
+def _same(a, b) -> bool:
+    """Whether two values are equal, at any depth, without charging the work (the engine's own
+    comparisons; what the rules compare goes through `Evaluator.same`)."""
+    if isinstance(a, (list, dict)) and isinstance(b, (list, dict)):
+        return same_counted(a, b, sys.maxsize)[0]
+    return _same_leaf(a, b)
 
 
 def _ints(a, b, op, node) -> None:

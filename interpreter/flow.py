@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..grammar import ast as A
 from .compiler import bindings, compile_expr, compile_keys
 from .errors import RuleError
-from .values import Grid, Seat, type_name, show
+from .values import Seat, type_name, show
 
 CHOOSER = "\x00chooser"  # in the names of an option's body: who chose it (never a rules name)
 DONE = "done"  # the option `repeat choose` adds: the player has finished
@@ -671,15 +671,7 @@ class LoopFrame(Frame):
         self.passed, self.player, self.previous = None, None, None
         kind = op.node.kind
         if kind == "for":
-            source = op.source(m, env)
-            if isinstance(source, Grid):
-                source = source.cells
-            elif isinstance(source, dict):
-                source = list(source)
-            if not isinstance(source, list):
-                raise RuleError("E0306", f"`for` needs a list, not {type_name(source)}",
-                                op.node.binding)
-            self.items = list(source)
+            self.items = m.items_of(op.source(m, env), "`for`", op.node.binding)
         elif kind == "repeat":
             n = op.count(m, env)
             if type(n) is not int:

@@ -268,16 +268,9 @@ class Machine(Evaluator):
             yield env, positions
             return
         first = binds[0]
-        source = first.source(self, env)
-        if isinstance(source, Grid):
-            source = source.cells
-        elif isinstance(source, dict):
-            source = list(source)
-        if not isinstance(source, list):
-            raise RuleError("E0306", f"`{first.name} in ...` needs a list, not "
-                            f"{type_name(source)}", first.node)
+        items = self.items_of(first.source(self, env), f"`{first.name} in ...`", first.node)
         child = dict(env)
-        for k, value in enumerate(list(source), 1):
+        for k, value in enumerate(items, 1):
             self.tick(first.node)
             child[first.name] = value
             yield from self.combinations(binds[1:], child, positions + (k,))
