@@ -39,6 +39,7 @@ class Evaluator:
         self.depth = 0
         self.pending_player = None
         self._memory_check_at = CHECK_EVERY
+        self.next_check = min(CHECK_EVERY, limits.max_steps + 1)  # see `steps_checked`
         # The seat whose knowledge is audited (Game.apply with audit_reveals): reading what it
         # may not see sets `saw_hidden`, so that play can refuse to undo a revealing decision.
         self.watcher: int | None = None
@@ -64,6 +65,13 @@ class Evaluator:
         elements costs one each, and texts one per 64 characters (docs/language.md, Limits)."""
         st = self.state
         st.steps += n
+        if st.steps >= self.next_check:
+            self.steps_checked(node)
+
+    def steps_checked(self, node) -> None:
+        """The checks due every so many steps: the step budget, then the memory. Hot loops
+        charge steps inline (`state.steps += 1`) and call this past `next_check`."""
+        st = self.state
         if st.steps > self.limits.max_steps:
             raise RuleError("E0301", f"the rules ran more than {self.limits.max_steps:,} steps "
                             "in one game; a loop probably never ends", node,
@@ -71,6 +79,7 @@ class Evaluator:
         if st.steps >= self._memory_check_at:
             self._memory_check_at = st.steps + CHECK_EVERY
             self.check_memory(node)
+        self.next_check = min(self._memory_check_at, self.limits.max_steps + 1)
 
     def check_memory(self, node) -> None:
         limit = self.limits.max_memory
@@ -385,13 +394,21 @@ class Evaluator:
         child = dict(env)
         name = first.name
         rest = binds[1:]
+        st = self.state
         for v in items:
-            self.tick(first.node)
+            st.steps += 1  # `tick`, inline: one step per element visited
+            if st.steps >= self.next_check:
+                self.steps_checked(first.node)
             child[name] = v
             if rest:
                 yield from self.iterate(rest, where, child, node)
-            elif where is None or truth(where(self, child), node.where if node else None):
+            elif where is None:
                 yield child
+            else:
+                held = where(self, child)
+                if held is True or held is not False and truth(
+                        held, node.where if node is not None else None):
+                    yield child
 
     def aggregate(self, func, values, node):
         self.tick(node, len(values))

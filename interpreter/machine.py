@@ -270,10 +270,16 @@ class Machine(Evaluator):
         first = binds[0]
         items = self.items_of(first.source(self, env), f"`{first.name} in ...`", first.node)
         child = dict(env)
+        name, rest, st = first.name, binds[1:], self.state
         for k, value in enumerate(items, 1):
-            self.tick(first.node)
-            child[first.name] = value
-            yield from self.combinations(binds[1:], child, positions + (k,))
+            st.steps += 1  # `tick`, inline
+            if st.steps >= self.next_check:
+                self.steps_checked(first.node)
+            child[name] = value
+            if rest:
+                yield from self.combinations(rest, child, positions + (k,))
+            else:
+                yield child, positions + (k,)
 
     token = staticmethod(option_token)
 
