@@ -9,9 +9,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..grammar import ast as A
 from .diagnostics import Diagnostic, DiagnosticError, span_fields
+
+if TYPE_CHECKING:
+    from ..grammar import ast as A
 
 CODES = {
     "E0509": "a scenario in a file without a game header does not name its ruleset",
@@ -32,12 +35,23 @@ class CheckResult:
 
 
 def check_path(path: str | Path) -> CheckResult:
-    """Check one rules file."""
+    """Check one rules file (or take what an earlier check of the same files found)."""
+    from . import check_cache
+
+    file = str(path)
+    known = check_cache.lookup(file)
+    if known is not None:
+        return CheckResult(*known)
+    result = _check_path(file)
+    check_cache.remember(file, result.diagnostics, result.sources)
+    return result
+
+
+def _check_path(file: str) -> CheckResult:
     from ..loader import parse_cached
     from .schema import validate_program
     from .semantic import check_program
 
-    file = str(path)
     result = CheckResult()
     try:
         text, program = parse_cached(file)
@@ -159,6 +173,7 @@ def _assumption_name(node) -> str:
 def _programs_to_check(program: A.Program, file: str, problems: list[Diagnostic],
                        sources: dict[str, str]):
     """(program, sources, scenarios only?, helpers) for each whole program this file is in."""
+    from ..grammar import ast as A  # here, not above: a check answered by check_cache needs no AST
     from ..loader import load_ruleset, misplaced_overrides, scenario_ruleset
 
     if isinstance(program.header, A.VariantHeader):
