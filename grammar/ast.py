@@ -717,6 +717,31 @@ class StateDecl(Node):
     meta: Meta = Meta()
 
 
+class ComponentStateDecl(Node):
+    """``on Record name: type``: a value that every component of that record carries with it,
+    kept through `move` (the options are those of ``StateDecl``; the checker says which fit)."""
+
+    kind: Literal["component_state"]
+    record: str
+    name: str
+    type: TypeExpr
+    initial: Expr | None = None
+    visibility: Literal["public", "owner", "secret"] = "public"
+    public_top: int | None = None
+    at_least: Expr | None = None
+    at_most: Expr | None = None
+    stacked: bool = False
+    shown: bool = False
+    sorted: bool = False
+    internal: bool = False
+    meta: Meta = Meta()
+
+    @property
+    def key(self) -> str:
+        """Where the engine keeps it among the globals: never a name a rule can write."""
+        return f"{self.record}.{self.name}"
+
+
 class DefineDecl(Node):
     kind: Literal["define"]
     name: str
@@ -815,7 +840,7 @@ Declaration = Annotated[
     Union[
         EnumDecl, RecordDecl, TableDecl, ConstDecl, StateDecl, DefineDecl, ProcedureDecl,
         SetupDecl, PlayDecl, ScoringDecl, WinnerDecl, ReactionDecl, EventDecl, ModifierDecl,
-        AutomatonDecl, InvariantDecl,
+        AutomatonDecl, InvariantDecl, ComponentStateDecl,
     ],
     Field(discriminator="kind"),
 ]

@@ -370,6 +370,13 @@ class _Builder(Transformer_NonRecursive):
         return _new(A.StateDecl, kind="state", scope=str(scope), name=_name(name), type=typ,
                     initial=initial, meta=meta, span=_span(m), **kw)
 
+    def component_state_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        record, name, typ, initial, *opts = rest
+        return _new(A.ComponentStateDecl, kind="component_state", record=_name(record),
+                    name=_name(name), type=typ, initial=initial, meta=meta, span=_span(m),
+                    **dict(opts))
+
     def visibility_option(self, c, m):
         return ("visibility", str(c[0]))
 

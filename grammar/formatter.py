@@ -984,8 +984,11 @@ class _Printer:
     def _d_const(self, c):
         return self.line(c, 0, _cat(f"const {c.name} = ", self.expr(c.value), self.meta(c.meta)))
 
-    def _d_state(self, s):
-        parts: list = [f"{s.scope} {s.name}: {self.type(s.type)}"]
+    def _d_component_state(self, s):
+        return self._d_state(s, f"on {s.record} {s.name}")
+
+    def _d_state(self, s, head=None):
+        parts: list = [f"{head or f'{s.scope} {s.name}'}: {self.type(s.type)}"]
         if s.initial is not None:
             parts += [" = ", self.expr(s.initial)]
         if s.visibility != A.StateDecl.model_fields["visibility"].default:
