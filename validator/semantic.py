@@ -306,7 +306,7 @@ class _Checker:
                 if claim(by_kind, ("player", name), d, "player variable"):
                     self.player_vars[name] = d
             elif kind == "component_state":
-                if claim(by_kind, ("component", d.key), d, f"state on {d.record}"):
+                if claim(by_kind, (f"on {d.record}", name), d, f"state on {d.record}"):
                     self.component_vars[(d.record, name)] = d
             elif kind == "define":
                 if name in BUILTIN_FUNCTIONS:
