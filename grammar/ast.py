@@ -359,6 +359,16 @@ class Shuffle(Node):
     meta: Meta = Meta()
 
 
+class Slide(Node):
+    """``slide g up``: the elements of each column (down: toward the last row; left, right:
+    each row's) move toward that side over the empty cells, keeping their order."""
+
+    kind: Literal["slide"]
+    target: Expr
+    toward: Literal["up", "down", "left", "right"]
+    meta: Meta = Meta()
+
+
 class Branch(Node):
     kind: Literal["branch"]
     test: Expr
@@ -593,7 +603,7 @@ Stmt = Annotated[
     Union[
         Let, Set, Change, Move, Add, Remove, Shuffle, If, For, Repeat, While, Choose, Simultaneously, Turns,
         TurnsFrom, Phase, Step, Rounds, Turn, EndGame, Stop, Pass, Log, Reveal, Hide, Trigger, Award,
-        CallProcedure, Require, MatchStmt, Rotate, Cited,
+        CallProcedure, Require, MatchStmt, Rotate, Cited, Slide,
     ],
     Field(discriminator="kind"),
 ]

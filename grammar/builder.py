@@ -238,7 +238,7 @@ class _Builder(Transformer_NonRecursive):
     _CITABLE = frozenset({
         "add_stmt", "call_stmt", "change_stmt", "end_stmt", "hide_stmt", "let_stmt", "log_stmt",
         "move_stmt", "remove_stmt", "require_stmt", "reveal_stmt", "set_stmt", "shuffle_stmt",
-        "trigger_stmt", "rotate_stmt",
+        "trigger_stmt", "rotate_stmt", "slide_stmt",
     })
 
     def _call_userfunc(self, tree, new_children=None):
@@ -545,6 +545,9 @@ class _Builder(Transformer_NonRecursive):
 
     def shuffle_stmt(self, c, m):
         return _new(A.Shuffle, kind="shuffle", target=c[0], span=_span(m))
+
+    def slide_stmt(self, c, m):
+        return _new(A.Slide, kind="slide", target=c[0], toward=str(c[1]), span=_span(m))
 
     def if_stmt(self, c, m):
         # children: test, metas, block, then per `else if`: test, metas, block; then a block

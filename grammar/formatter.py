@@ -48,7 +48,7 @@ _MARK = re.compile("([\x00\x02])(\\d+)\x01")
 
 
 # One-line statements that may end with `cite "..."`.
-_CITABLE_LINES = frozenset(['add', 'change', 'do', 'end_game', 'hide', 'let', 'log', 'move', 'remove', 'require', 'reveal', 'set', 'shuffle', 'trigger', 'rotate'])
+_CITABLE_LINES = frozenset(['add', 'change', 'do', 'end_game', 'hide', 'let', 'log', 'move', 'remove', 'require', 'reveal', 'set', 'shuffle', 'trigger', 'rotate', 'slide'])
 
 
 def _brk(level: int) -> str:
@@ -710,6 +710,9 @@ class _Printer:
     def _s_remove(self, s, d):
         return self.line(s, d, _cat("remove ", self.expr(s.value), " from ",
                                     self.expr(s.source)))
+
+    def _s_slide(self, s, d):
+        return self.line(s, d, _cat("slide ", self.expr(s.target), f" {s.toward}"))
 
     def _s_shuffle(self, s, d):
         return self.line(s, d, _cat("shuffle ", self.expr(s.target)))

@@ -597,6 +597,32 @@ class Machine(Evaluator):
         self.state.rng.shuffle(target)
         self.changed(key, None)
 
+    def slide(self, op, env):
+        """`slide g up`: in each column (row), the elements move over the empty cells toward
+        that side, keeping their order; each element that changes cell moves (`moved_at`)."""
+        grid = self.unwatched(op.target.value, env)
+        if not isinstance(grid, Grid):
+            raise RuleError("E0306", f"can only slide a grid, not {type_name(grid)}", op.node)
+        self.tick(op.node, len(grid.cells))
+        vertical = op.toward in ("up", "down")
+        lines, length = (grid.columns, grid.rows) if vertical else (grid.rows, grid.columns)
+        moved = []
+        for line in range(1, lines + 1):
+            cells = [grid.at(k, line) if vertical else grid.at(line, k)
+                     for k in range(1, length + 1)]
+            if op.toward in ("down", "right"):
+                cells.reverse()
+            held = [grid.cells[i] for i in cells if grid.cells[i] is not None]
+            for i, place in enumerate(cells):
+                value = held[i] if i < len(held) else None
+                if grid.cells[place] is not value:
+                    if value is not None:
+                        moved.append(value)
+                    grid.cells[place] = value
+        if moved:
+            self.changed(self.key_of(op.target, env), None)
+            self.note_moved(moved)
+
     def rotate(self, node, among):
         if not isinstance(among, list) or not all(isinstance(p, Seat) for p in among):
             raise RuleError("E0306", "`rotate ... among` needs a list of players", node.among)

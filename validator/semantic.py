@@ -790,6 +790,13 @@ class _Checker:
                         hint=f"declare a zone that starts with it: `global pile: list of ... = "
                              f"{node.id}`, and move from the zone")
 
+    def stmt_slide(self, s, env, ctx):
+        t = self.target(s.target, env)
+        if t.known and t.kind != "grid":
+            self.report("E0210", f"`slide` closes the empty cells of a grid, but this is {_a(t)}",
+                        s.target, hint="a list has no holes: taking from it closes the gap; "
+                        "keep places that stay empty in a grid")
+
     def stmt_shuffle(self, s, env, ctx):
         self.collection(s.target, self.target(s.target, env), "`shuffle`")
 
