@@ -249,6 +249,10 @@ class Evaluator:
                     if self.watcher is not None:
                         self.note_read(0, decl.key)
                     return self.state.globals[decl.key][obj]
+                if (obj.record, name) in self.rules.component_vars:
+                    raise RuleError("E0311", f"`{name}` is carried by the components of "
+                                    f"{obj.record}, not by a structure made with `new`", node,
+                                    "keep a structure's changing values in its own fields")
                 raise RuleError("E0311", f"a {obj.record} has no field `{name}`", node)
             return v
         if isinstance(obj, Sym) and name == "name":

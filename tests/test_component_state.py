@@ -246,3 +246,37 @@ play {
     assert all(numbers[t] == t.fields["cp"] * 10 for t in g.rules.tables["tiles"])
     assert sorted(t.id for t in g.state.globals["left"] + g.state.globals["right"]) == \
         sorted(t.id for t in g.rules.tables["tiles"])
+
+
+# ------------------------------------------------------------------------------ scenarios
+def test_scenarios_set_check_and_see_component_state():
+    from rulebook.interpreter.rules import compile_rules
+    from rulebook.interpreter.scenario import run_scenarios
+
+    text = MARKET + '''
+scenario "shares on a named tile" {
+    players 2
+    given {
+        set tiles.inn.shares[players[2]] = 4
+        decrease players[2].pile by 4
+    }
+    expect tiles.inn.shares[players[2]] == 4 and tiles.pub.shares[players[1]] == 3
+    expect visible tiles.pub.shares to players[2]
+    expect hidden tiles.pub.marks to players[1] "secret state on a component"
+    choose players[1] "push"
+    expect tiles.pub in lower and tiles.pub.shares[players[1]] == 3 "the shares went with it"
+    expect tiles.bar.shares[players[2]] == 0 and players[2].pile == 4 + 2
+}
+'''
+    program = parse_text(text, "t.rules")
+    rules = compile_rules(program)
+    (result,) = run_scenarios(program, "t.rules", lambda ref, node=None, variants=(): rules)
+    assert [d.message for d in result.failures] == []
+
+
+def test_a_structure_of_the_record_does_not_carry_the_state():
+    with pytest.raises(DiagnosticError) as err:
+        game_of(header("1") + TILES + "on Tile marks: int\nglobal n: int\nplay {\n"
+                "    let s = new Tile { name: \"x\", cp: 1 }\n    set n = s.marks\n}\n", players=1)
+    assert "carried by the components of Tile, not by a structure" in \
+        err.value.diagnostics[0].message
