@@ -359,6 +359,16 @@ class Shuffle(Node):
     meta: Meta = Meta()
 
 
+class Slide(Node):
+    """``slide g up``: the elements of each column (down: toward the last row; left, right:
+    each row's) move toward that side over the empty cells, keeping their order."""
+
+    kind: Literal["slide"]
+    target: Expr
+    toward: Literal["up", "down", "left", "right"]
+    meta: Meta = Meta()
+
+
 class Branch(Node):
     kind: Literal["branch"]
     test: Expr
@@ -593,7 +603,7 @@ Stmt = Annotated[
     Union[
         Let, Set, Change, Move, Add, Remove, Shuffle, If, For, Repeat, While, Choose, Simultaneously, Turns,
         TurnsFrom, Phase, Step, Rounds, Turn, EndGame, Stop, Pass, Log, Reveal, Hide, Trigger, Award,
-        CallProcedure, Require, MatchStmt, Rotate, Cited,
+        CallProcedure, Require, MatchStmt, Rotate, Cited, Slide,
     ],
     Field(discriminator="kind"),
 ]
@@ -717,6 +727,31 @@ class StateDecl(Node):
     meta: Meta = Meta()
 
 
+class ComponentStateDecl(Node):
+    """``on Record name: type``: a value that every component of that record carries with it,
+    kept through `move` (the options are those of ``StateDecl``; the checker says which fit)."""
+
+    kind: Literal["component_state"]
+    record: str
+    name: str
+    type: TypeExpr
+    initial: Expr | None = None
+    visibility: Literal["public", "owner", "secret"] = "public"
+    public_top: int | None = None
+    at_least: Expr | None = None
+    at_most: Expr | None = None
+    stacked: bool = False
+    shown: bool = False
+    sorted: bool = False
+    internal: bool = False
+    meta: Meta = Meta()
+
+    @property
+    def key(self) -> str:
+        """Where the engine keeps it among the globals: never a name a rule can write."""
+        return f"{self.record}.{self.name}"
+
+
 class DefineDecl(Node):
     kind: Literal["define"]
     name: str
@@ -815,7 +850,7 @@ Declaration = Annotated[
     Union[
         EnumDecl, RecordDecl, TableDecl, ConstDecl, StateDecl, DefineDecl, ProcedureDecl,
         SetupDecl, PlayDecl, ScoringDecl, WinnerDecl, ReactionDecl, EventDecl, ModifierDecl,
-        AutomatonDecl, InvariantDecl,
+        AutomatonDecl, InvariantDecl, ComponentStateDecl,
     ],
     Field(discriminator="kind"),
 ]

@@ -238,7 +238,7 @@ class _Builder(Transformer_NonRecursive):
     _CITABLE = frozenset({
         "add_stmt", "call_stmt", "change_stmt", "end_stmt", "hide_stmt", "let_stmt", "log_stmt",
         "move_stmt", "remove_stmt", "require_stmt", "reveal_stmt", "set_stmt", "shuffle_stmt",
-        "trigger_stmt", "rotate_stmt",
+        "trigger_stmt", "rotate_stmt", "slide_stmt",
     })
 
     def _call_userfunc(self, tree, new_children=None):
@@ -369,6 +369,13 @@ class _Builder(Transformer_NonRecursive):
             kw[o[0]] = o[1]
         return _new(A.StateDecl, kind="state", scope=str(scope), name=_name(name), type=typ,
                     initial=initial, meta=meta, span=_span(m), **kw)
+
+    def component_state_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        record, name, typ, initial, *opts = rest
+        return _new(A.ComponentStateDecl, kind="component_state", record=_name(record),
+                    name=_name(name), type=typ, initial=initial, meta=meta, span=_span(m),
+                    **dict(opts))
 
     def visibility_option(self, c, m):
         return ("visibility", str(c[0]))
@@ -538,6 +545,9 @@ class _Builder(Transformer_NonRecursive):
 
     def shuffle_stmt(self, c, m):
         return _new(A.Shuffle, kind="shuffle", target=c[0], span=_span(m))
+
+    def slide_stmt(self, c, m):
+        return _new(A.Slide, kind="slide", target=c[0], toward=str(c[1]), span=_span(m))
 
     def if_stmt(self, c, m):
         # children: test, metas, block, then per `else if`: test, metas, block; then a block

@@ -48,7 +48,7 @@ _MARK = re.compile("([\x00\x02])(\\d+)\x01")
 
 
 # One-line statements that may end with `cite "..."`.
-_CITABLE_LINES = frozenset(['add', 'change', 'do', 'end_game', 'hide', 'let', 'log', 'move', 'remove', 'require', 'reveal', 'set', 'shuffle', 'trigger', 'rotate'])
+_CITABLE_LINES = frozenset(['add', 'change', 'do', 'end_game', 'hide', 'let', 'log', 'move', 'remove', 'require', 'reveal', 'set', 'shuffle', 'trigger', 'rotate', 'slide'])
 
 
 def _brk(level: int) -> str:
@@ -711,6 +711,9 @@ class _Printer:
         return self.line(s, d, _cat("remove ", self.expr(s.value), " from ",
                                     self.expr(s.source)))
 
+    def _s_slide(self, s, d):
+        return self.line(s, d, _cat("slide ", self.expr(s.target), f" {s.toward}"))
+
     def _s_shuffle(self, s, d):
         return self.line(s, d, _cat("shuffle ", self.expr(s.target)))
 
@@ -984,8 +987,11 @@ class _Printer:
     def _d_const(self, c):
         return self.line(c, 0, _cat(f"const {c.name} = ", self.expr(c.value), self.meta(c.meta)))
 
-    def _d_state(self, s):
-        parts: list = [f"{s.scope} {s.name}: {self.type(s.type)}"]
+    def _d_component_state(self, s):
+        return self._d_state(s, f"on {s.record} {s.name}")
+
+    def _d_state(self, s, head=None):
+        parts: list = [f"{head or f'{s.scope} {s.name}'}: {self.type(s.type)}"]
         if s.initial is not None:
             parts += [" = ", self.expr(s.initial)]
         if s.visibility != A.StateDecl.model_fields["visibility"].default:

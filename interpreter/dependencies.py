@@ -23,6 +23,9 @@ def variables_read(expr, rules) -> frozenset[str] | None:
     seen: set[str] = set()
     pending = [expr]
     variables = rules.global_vars.keys() | rules.player_vars.keys()
+    carried: dict[str, set[str]] = {}  # `.name` of state on components -> where it is kept
+    for (_, name), decl in rules.component_vars.items():
+        carried.setdefault(name, set()).add(decl.key)
     while pending:
         for node in A.walk(pending.pop()):
             kind = node.kind
@@ -34,6 +37,9 @@ def variables_read(expr, rules) -> frozenset[str] | None:
             elif kind == "field":
                 if node.name in rules.player_vars:
                     names.add(node.name)
+                names.update(carried.get(node.name, ()))
+            elif kind == "call" and node.func == "moved_at":
+                return None  # a move changes it, whichever variables it went between
             elif kind == "call" and node.func in rules.defines and node.func not in seen:
                 seen.add(node.func)
                 pending.append(rules.defines[node.func].body)

@@ -11,7 +11,7 @@ from .compiler import Scope, compile_expr
 from .errors import RuleError
 from .memory import CHECK_EVERY, resident_bytes
 from .rules import Rules
-from .state import DEFINE_CALL_STEPS, GameState, Limits
+from .state import DEFINE_CALL_STEPS, MOVED, GameState, Limits
 from .values import (
     MAX_SHOWN_DEPTH, Grid, Item, Seat, Struct, Sym, elements, show, show_within, type_name,
 )
@@ -252,6 +252,16 @@ class Evaluator:
             if v is _MISSING:
                 if name == A.ROW_KEY and isinstance(obj, Item):
                     return obj.key  # the name of its table row
+                decl = self.rules.component_vars.get((obj.record, name)) \
+                    if isinstance(obj, Item) else None
+                if decl is not None:  # `on Record name: ...`: the state it carries
+                    if self.watcher is not None:
+                        self.note_read(0, decl.key)
+                    return self.state.globals[decl.key][obj]
+                if (obj.record, name) in self.rules.component_vars:
+                    raise RuleError("E0311", f"`{name}` is carried by the components of "
+                                    f"{obj.record}, not by a structure made with `new`", node,
+                                    "keep a structure's changing values in its own fields")
                 raise RuleError("E0311", f"a {obj.record} has no field `{name}`", node)
             return v
         if isinstance(obj, Sym) and name == "name":
@@ -542,9 +552,23 @@ class Evaluator:
                             f"{len(args)}", node)
         return fn(self, node, *args)
 
+    def components(self, record: str, node) -> list:
+        """Every component of `record`, from every table that lists it (a step each)."""
+        items = [i for t in self.rules.tables.values() if t and t[0].record == record for i in t]
+        self.tick(node, len(items))
+        return items
+
     def changed_at(self, target, env, node):
         """`changed_at(x)`: when the `stacked` variable x last changed (0: never)."""
         return self.state.changed_at.get(self.var_key(target, env), 0)
+
+    def bi_moved_at(self, node, *a):
+        """`moved_at(x)`: when the component x last moved (0: never since the game began)."""
+        if type(a[0]) is not Item:
+            raise RuleError("E0306", f"`moved_at` tells when a component moved, not "
+                            f"{type_name(a[0])} `{show(a[0])}`", node,
+                            "give it a component: an element of a zone filled from a table")
+        return self.state.changed_at.get((MOVED, a[0].id), 0)
 
     def bi_size(self, node, *a):
         v = a[0]
@@ -705,8 +729,10 @@ class Evaluator:
         if t is not None and t.kind == "grid_type":
             return self.new_grid(t, None, node)
         if t is not None and t.kind == "map_type":
-            # keyed by an enum: every member starts with the value type's default
-            members = self.rules.enums.get(getattr(t.key, "name", None), ())
+            # keyed by an enum or by player: every member (each player) starts with the value
+            # type's default
+            key = getattr(t.key, "name", None)
+            members = self.state.seats if key == "player" else self.rules.enums.get(key, ())
             self.tick(node, len(members))
             return {m: self.default_for(t.value, node) for m in members}
         return _default_for(t)
@@ -720,6 +746,10 @@ class Evaluator:
             obj = self.eval(target.obj, env)
             if isinstance(obj, Seat) and target.name in self.rules.player_vars:
                 return (obj.seat, target.name)
+            decl = self.rules.component_vars.get((obj.record, target.name)) \
+                if isinstance(obj, Item) else None
+            if decl is not None:  # state on a component: all of its kind share a visibility
+                return (0, decl.key)
         raise RuleError("E0306", "expected a state variable such as `x` or `p.x`", target)
 
 

@@ -571,6 +571,17 @@ def callee_env(params, args, env) -> dict:
     return out
 
 
+class Slide(Op):
+    __slots__ = ("target", "toward")
+
+    def __init__(self, c, s, scope):
+        super().__init__(s)
+        self.target, self.toward = Place(s.target, scope), s.toward
+
+    def run(self, m, stack, frame):
+        m.slide(self, frame.env)
+
+
 _OPS = {
     "let": Let, "set": Set, "change": Change, "move": Move, "add": Add, "remove": Remove,
     "shuffle": Shuffle, "if": If, "match_stmt": MatchStmt, "step": Nested, "cited": Nested,
@@ -578,7 +589,7 @@ _OPS = {
     "turns_from": TurnsFrom, "phase": Phase, "turn": Turn, "stop": SignalOp, "pass": SignalOp,
     "end_game": SignalOp, "log": Log, "require": Require, "reveal": Reveal, "hide": Reveal,
     "rotate": Rotate, "do": Call, "trigger": Trigger, "award": Award, "choose": Choose,
-    "simultaneously": Simultaneously,
+    "simultaneously": Simultaneously, "slide": Slide,
 }
 
 

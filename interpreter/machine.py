@@ -8,7 +8,7 @@ from .errors import RuleError
 from .evaluator import Evaluator, _same, truth
 from .flow import CHOOSER, DONE, BlockFrame, Decision, OptionInstance, RunFrame, Signal
 from .rules import Rules
-from .state import GameState, Limits
+from .state import MOVED, GameState, Limits
 from .values import Grid, Item, Seat, Struct, Sym, elements, nesting_problem, show, type_name
 
 RECOMPUTE = object()  # sent to a waiting decision after the state was changed from outside
@@ -166,6 +166,10 @@ class Machine(Evaluator):
         for name, value in code.consts:
             st.consts[name] = value(self, {})
         for name, (decl, value) in code.globals.items():
+            if decl.kind == "component_state":  # each component of the record has its own
+                st.globals[name] = {item: self.initial(decl, value, {})
+                                    for item in self.components(decl.record, decl)}
+                continue
             st.globals[name] = self.initial(decl, value, {})
         for seat in st.seats:
             for name, (decl, value) in code.players.items():
@@ -354,9 +358,19 @@ class Machine(Evaluator):
                 self.changed(None, None, obj)
                 return
             if isinstance(obj, Item):
-                raise RuleError("E0306", f"the fields of a component ({obj.record}) cannot be "
-                                "changed", node, "keep changing values in state variables or "
-                                "structures made with `new`")
+                decl = self.rules.component_vars.get((obj.record, name))
+                if decl is None:
+                    raise RuleError("E0306", f"the fields of a component ({obj.record}) cannot "
+                                    "be changed", node, "keep changing values in state variables, "
+                                    "state on the component (`on Record name: ...`) or structures "
+                                    "made with `new`")
+                carried = st.globals[decl.key]
+                value = own_copy(self.clamp(decl, value, {}))
+                self.storable(value, None, node)
+                if not self.same(carried.get(obj), value, node):
+                    carried[obj] = value
+                    self.changed((0, decl.key), decl)
+                return
             raise RuleError("E0306", f"cannot set `.{name}` of {type_name(obj)}", node)
         if kind == "index":
             obj = target.obj(self, env)
@@ -437,6 +451,9 @@ class Machine(Evaluator):
             obj = self.unwatched(var[1], env)
         except RuleError:
             return None
+        if isinstance(obj, Item):  # state on a component: `t.shares[p]`
+            decl = self.rules.component_vars.get((obj.record, var[2]))
+            return None if decl is None else (0, decl.key)
         return (obj.seat, var[2]) if isinstance(obj, Seat) and var[2] in self.rules.player_vars \
             else None
 
@@ -463,6 +480,7 @@ class Machine(Evaluator):
             self.put(dst, [item], op.place, node)
             self.changed(key, None)
             self.changed(self.key_of(op.dest, env), None)
+            self.note_moved([item])
             return
         src = self.container(op.source, env)
         dst = self.unwatched(op.dest, env, self.container)
@@ -480,6 +498,14 @@ class Machine(Evaluator):
         self.put(dst, moved, op.place, node)
         self.changed(self.key_of(op.source, env), None)
         self.changed(self.key_of(op.dest, env), None)
+        self.note_moved(moved)
+
+    def note_moved(self, moved) -> None:
+        """Remember when each component moved (`moved_at(x)`): the clock of this move."""
+        at = self.state.changed_at
+        for x in moved:
+            if type(x) is Item:
+                at[(MOVED, x.id)] = self.state.clock
 
     def zone_of(self, item, node):
         """The state variable (a list, deck or grid, global or a player's) that holds the
@@ -576,6 +602,32 @@ class Machine(Evaluator):
         self.tick(op.node, len(target))
         self.state.rng.shuffle(target)
         self.changed(key, None)
+
+    def slide(self, op, env):
+        """`slide g up`: in each column (row), the elements move over the empty cells toward
+        that side, keeping their order; each element that changes cell moves (`moved_at`)."""
+        grid = self.unwatched(op.target.value, env)
+        if not isinstance(grid, Grid):
+            raise RuleError("E0306", f"can only slide a grid, not {type_name(grid)}", op.node)
+        self.tick(op.node, len(grid.cells))
+        vertical = op.toward in ("up", "down")
+        lines, length = (grid.columns, grid.rows) if vertical else (grid.rows, grid.columns)
+        moved = []
+        for line in range(1, lines + 1):
+            cells = [grid.at(k, line) if vertical else grid.at(line, k)
+                     for k in range(1, length + 1)]
+            if op.toward in ("down", "right"):
+                cells.reverse()
+            held = [grid.cells[i] for i in cells if grid.cells[i] is not None]
+            for i, place in enumerate(cells):
+                value = held[i] if i < len(held) else None
+                if grid.cells[place] is not value:
+                    if value is not None:
+                        moved.append(value)
+                    grid.cells[place] = value
+        if moved:
+            self.changed(self.key_of(op.target, env), None)
+            self.note_moved(moved)
 
     def rotate(self, node, among):
         if not isinstance(among, list) or not all(isinstance(p, Seat) for p in among):

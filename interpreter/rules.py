@@ -26,6 +26,9 @@ class Rules:
     consts: list[A.ConstDecl] = field(default_factory=list)
     global_vars: dict[str, A.StateDecl] = field(default_factory=dict)
     player_vars: dict[str, A.StateDecl] = field(default_factory=dict)
+    # `on Record name: ...`, by (record, name); kept among the globals under `decl.key`, as a
+    # map from each component of the record to its value (global_vars lists it there too)
+    component_vars: dict[tuple[str, str], A.ComponentStateDecl] = field(default_factory=dict)
     defines: dict[str, A.DefineDecl] = field(default_factory=dict)
     modifiers: dict[str, list[A.ModifierDecl]] = field(default_factory=dict)
     procedures: dict[str, A.ProcedureDecl] = field(default_factory=dict)
@@ -121,6 +124,9 @@ def compile_rules(program: A.Program, source_text: str = "") -> Rules:
             rules.consts.append(d)
         elif isinstance(d, A.StateDecl):
             (rules.global_vars if d.scope == "global" else rules.player_vars)[d.name] = d
+        elif isinstance(d, A.ComponentStateDecl):
+            rules.component_vars[(d.record, d.name)] = d
+            rules.global_vars[d.key] = d
         elif isinstance(d, A.DefineDecl):
             rules.defines[d.name] = d
         elif isinstance(d, A.ModifierDecl):

@@ -12,6 +12,11 @@ from .values import MAX_SHOWN_DEPTH, Seat
 DEFINE_CALL_STEPS = 2
 
 
+# The owner under which `changed_at` keeps when each component last moved (`moved_at(x)`):
+# seats count from 1 and globals are 0, so -1 is nobody's, and saves keep it as they are.
+MOVED = -1
+
+
 @dataclass
 class Limits:
     """Budgets that stop a runaway or malicious ruleset with a diagnostic."""
@@ -45,7 +50,8 @@ class GameState:
     winners: list[Seat] = field(default_factory=list)
     steps: int = 0
     clock: int = 0                                          # advances on every change
-    changed_at: dict = field(default_factory=dict)          # (seat or 0, var) -> clock
+    # (seat or 0, var) -> clock; and (MOVED, component id) -> clock of its last `move`
+    changed_at: dict = field(default_factory=dict)
     reveals: dict = field(default_factory=dict)             # (seat or 0, var) -> "all" | set
     reveals_until_changed: set = field(default_factory=set)  # reveals that end with the value
     turns: int = 0                                          # turns played (of any turn loop)

@@ -445,6 +445,8 @@ def _decl_key(decl) -> tuple[str, str | None]:
     """(kind, name) that identifies a declaration; singletons have no name."""
     if decl.kind in SINGLETON_KINDS:
         return decl.kind, None
+    if decl.kind == "component_state":  # `on Tile marks` and `on Card marks` are two states
+        return decl.kind, decl.key
     return decl.kind, getattr(decl, "name", None)
 
 

@@ -92,7 +92,8 @@ def test_unknown_kind_is_rejected_with_one_clear_error():
     doc = tictactoe_instance()
     doc["declarations"][0]["kind"] = "enumeration"
     (message,) = messages(doc)
-    assert message.startswith("'enumeration' is not one of ['automaton', 'const', 'define'")
+    assert message.startswith("'enumeration' is not one of ['automaton', ")
+    assert "'const', 'define'" in message
 
 
 def test_missing_kind_is_rejected():

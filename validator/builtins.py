@@ -19,6 +19,7 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int | None]] = {
     "counterclockwise": (1, 1),
     "seat": (1, 1),
     "changed_at": (1, 1),
+    "moved_at": (1, 1),
     "largest_group": (1, 1),
     "is_automaton": (1, 1),
     "text": (1, 1),

@@ -44,6 +44,7 @@ CODES = {
     "E0227": "table rows named twice, or by something that is not a word",
     "E0224": "a table of more components than a list can hold",
     "E0228": "a grid size that is not a number known when the game starts",
+    "E0231": "state on a kind of component that no table makes",
     "W0201": "state that is never read",
 }
 
@@ -195,6 +196,8 @@ class _Checker:
         self.consts: dict[str, A.ConstDecl] = {}
         self.globals: dict[str, A.StateDecl] = {}
         self.player_vars: dict[str, A.StateDecl] = {}
+        # `on Record name: ...`: state each component of a record carries, by (record, name)
+        self.component_vars: dict[tuple[str, str], A.ComponentStateDecl] = {}
         self.state_types: dict[int, Ty] = {}
         self.defines: dict[str, A.DefineDecl] = {}
         self.procedures: dict[str, A.ProcedureDecl] = {}
@@ -230,7 +233,7 @@ class _Checker:
             if isinstance(d, A.RecordDecl):
                 self._record(d)
         for d in decls:
-            if isinstance(d, A.StateDecl):
+            if isinstance(d, (A.StateDecl, A.ComponentStateDecl)):
                 self.state_types[id(d)] = self.resolve_type(d.type)
         self.quiet -= scenarios_only
         for d in helpers:  # a file of scenarios' own procedures, defines and constants
@@ -274,7 +277,7 @@ class _Checker:
                                 related=[self._related(first)])
                 continue
             name = getattr(d, "name", None)
-            if kind in ("const", "state", "table", "define"):
+            if kind in ("const", "state", "table", "define", "component_state"):
                 self._word_free(name, d)
             if kind == "enum":
                 if name in PRIMITIVE_TYPES:
@@ -302,6 +305,9 @@ class _Checker:
             elif kind == "state":
                 if claim(by_kind, ("player", name), d, "player variable"):
                     self.player_vars[name] = d
+            elif kind == "component_state":
+                if claim(by_kind, (f"on {d.record}", name), d, f"state on {d.record}"):
+                    self.component_vars[(d.record, name)] = d
             elif kind == "define":
                 if name in BUILTIN_FUNCTIONS:
                     self.report("E0208", f"`{name}` is a built-in function", d,
@@ -373,7 +379,7 @@ class _Checker:
     # Values a grid's size may not read: they change during a game, or differ between two games
     # of the same players.
     _CHANGING_VALUES = frozenset(BUILTIN_VALUES - {"player_count", "players"})
-    _CHANGING_FUNCTIONS = frozenset({"random_int", "shuffled", "changed_at"})
+    _CHANGING_FUNCTIONS = frozenset({"random_int", "shuffled", "changed_at", "moved_at"})
 
     def _grid_size(self, e, what: str) -> None:
         """A grid's number of rows or columns: a number, or an expression of constants."""
@@ -531,6 +537,49 @@ class _Checker:
             elif d.public_top < 1:
                 self.report("E0210", "`top 0 public` shows nothing", d,
                             hint="write `top 1 public` or remove it")
+        if d.sorted and declared.known and declared.kind != "list":
+            self.report("E0210", f"`sorted` shows a list in order, but `{d.name}` is {_a(declared)}",
+                        d, hint="remove `sorted`")
+
+    def decl_component_state(self, d: A.ComponentStateDecl) -> None:
+        """`on Record name: type`: the record must be a kind of component (a table makes
+        some), the name no field of it, and the options ones that a component's state can take
+        (it has no owner and no stack)."""
+        record = d.record
+        if record not in self.records:
+            what = ("a built-in type" if record in PRIMITIVE_TYPES else
+                    "an enum" if record in self.enums else None)
+            self.report("E0205", f"`{record}` is {what}, not a record of components" if what
+                        else f"unknown record `{record}`", d,
+                        hint=did_you_mean(record, self.records) or
+                        "write `on R name: ...` with R a record that a table lists")
+        elif not any(t.record == record for t in self.tables.values()):
+            self.report("E0231", f"no table makes components of `{record}`, so no component "
+                        f"carries `{d.name}`", d,
+                        hint=f"declare a `table ... of {record}`; a structure made with `new` "
+                             "keeps changing values in its own fields")
+        elif d.name in self.fields.get(record, {}):
+            self.report("E0208", f"`{record}` already has a field `{d.name}`", d,
+                        hint="a component's printed fields never change; give its state "
+                             "another name")
+        for option, present in (("owner", d.visibility == "owner"), ("stacked", d.stacked),
+                                (f"top {d.public_top} public", d.public_top is not None)):
+            if present:
+                self.report("E0210", f"`{option}` does not fit state on a component", d,
+                            hint="state on a component is `public` (the default) or `secret`, "
+                                 "and has no stack; keep a player's own value in `player ...`")
+        declared = self.state_types[id(d)]
+        if d.initial is not None:
+            t = self.expr(d.initial, {})
+            if not same_shape(t, declared):
+                self.report("E0220", f"`{d.name}` holds {declared} but starts as {t}", d.initial)
+        for bound in (d.at_least, d.at_most):
+            if bound is not None:
+                self.want(bound, self.expr(bound, {}), INT, "a bound (`at least`/`at most`)")
+        if d.internal and (d.shown or d.sorted):
+            self.report("E0210", f"`{d.name}` is `internal`, never listed at the table, so it "
+                        f"cannot also be `{'shown' if d.shown else 'sorted'}`", d,
+                        hint="keep one of them")
         if d.sorted and declared.known and declared.kind != "list":
             self.report("E0210", f"`sorted` shows a list in order, but `{d.name}` is {_a(declared)}",
                         d, hint="remove `sorted`")
@@ -741,6 +790,13 @@ class _Checker:
                         hint=f"declare a zone that starts with it: `global pile: list of ... = "
                              f"{node.id}`, and move from the zone")
 
+    def stmt_slide(self, s, env, ctx):
+        t = self.target(s.target, env)
+        if t.known and t.kind != "grid":
+            self.report("E0210", f"`slide` closes the empty cells of a grid, but this is {_a(t)}",
+                        s.target, hint="a list has no holes: taking from it closes the gap; "
+                        "keep places that stay empty in a grid")
+
     def stmt_shuffle(self, s, env, ctx):
         self.collection(s.target, self.target(s.target, env), "`shuffle`")
 
@@ -874,6 +930,12 @@ class _Checker:
         if target.kind == "name" and (target.id in self.globals or target.id in env):
             return
         if target.kind == "field" and target.name in self.player_vars:
+            return
+        if target.kind == "field" and any(n == target.name for _, n in self.component_vars):
+            self.report("E0226", f"{what} cannot change who sees `.{target.name}`: state on a "
+                        "component keeps the visibility it is declared with", target,
+                        hint="declare it `secret` or `public`; to show one component's value, "
+                             "`log` it to the players who may see it")
             return
         self.report("E0226", f"{what} shows or hides a state variable such as `x` or `p.x`, "
                     "not a part of one", target,
@@ -1072,6 +1134,11 @@ class _Checker:
             fields = self.fields[obj.name]
             if name == A.ROW_KEY and name not in fields and self._names_rows(obj.name):
                 return TEXT  # the name of the component's table row (`none` for a row without)
+            carried = self.component_vars.get((obj.name, name))
+            if carried is not None and name not in fields:
+                if not write:
+                    self.reads.add(("component", carried.key))
+                return self.state_types.get(id(carried), UNKNOWN)
             if name not in fields:
                 self.report("E0206", f"a {obj.name} has no field `{name}`", e,
                             hint=did_you_mean(name, fields) or
@@ -1088,7 +1155,9 @@ class _Checker:
             self.report("E0206", f"{_a(obj)} has no fields, so `.{name}` cannot be read", e)
             return UNKNOWN
         # Unknown object: the field must at least exist somewhere.
-        every = set(self.player_vars) | {f for fs in self.fields.values() for f in fs} | {"name"}
+        carried = [d for (_, n), d in self.component_vars.items() if n == name]
+        every = set(self.player_vars) | {f for fs in self.fields.values() for f in fs} | {"name"} \
+            | {n for _, n in self.component_vars}
         if name not in every:
             self.report("E0206", f"no player variable or record field is named `{name}`", e,
                         hint=did_you_mean(name, every) or
@@ -1096,8 +1165,11 @@ class _Checker:
             return UNKNOWN
         if name in self.player_vars and not write:
             self.reads.add(("player", name))
+        if not write:
+            self.reads.update(("component", d.key) for d in carried)
         candidates = {self.state_types.get(id(self.player_vars[name])) if name in
                       self.player_vars else None}
+        candidates |= {self.state_types.get(id(d)) for d in carried}
         candidates |= {fs[name] for fs in self.fields.values() if name in fs}
         candidates.discard(None)
         return candidates.pop() if len(candidates) == 1 else UNKNOWN
@@ -1201,6 +1273,10 @@ class _Checker:
             self.collection(e.args[0], args[0], f"`{name}`")
         if name == "join" and len(args) > 1:
             self.want(e.args[1], args[1], TEXT, "`join`'s separator")
+        if name == "moved_at" and args[0].known and args[0].kind not in ("record", "none"):
+            self.report("E0210", f"`moved_at` tells when a component last moved, but this is "
+                        f"{_a(args[0])}", e.args[0],
+                        hint="give it a component: an element of a zone filled from a table")
         first = args[0] if args else UNKNOWN
         if name in ("top", "last"):
             return elem_of(first).maybe()
@@ -1220,7 +1296,7 @@ class _Checker:
             return list_of(UNKNOWN)
         if name == "values":
             return list_of(args[0].elem or UNKNOWN) if args[0].kind == "map" else list_of(UNKNOWN)
-        return INT  # size, abs, index_of, random_int, seat, changed_at, largest_group, sum
+        return INT  # size, abs, index_of, random_int, seat, changed_at, moved_at, ..., sum
 
     def ex_unary(self, e, env):
         t = self.expr(e.operand, env)
@@ -1394,6 +1470,12 @@ class _Checker:
                                 hint="use it in a rule, a condition or `winner`; mark it "
                                      "`shown` if it is kept only for the players to see; or "
                                      "remove it")
+        for decl in self.component_vars.values():
+            if ("component", decl.key) not in self.reads and not decl.shown:
+                self.report("W0201", f"state `.{decl.name}` on {decl.record} is never read",
+                            decl, severity="warning",
+                            hint="use it in a rule, a condition or `winner`; mark it `shown` "
+                                 "if it is kept only for the players to see; or remove it")
 
 
 def _a(t: Ty) -> str:
