@@ -1060,9 +1060,13 @@ class _Printer:
         return self.braced(a, 0, [_Line(f"automaton {a.name}{self.meta(a.meta)}")], inner)
 
     def _d_invariant(self, v):
-        when = _cat(f"{_brk(0)}when ", self.expr(v.when)) if v.when is not None else []
-        return self.line(v, 0, _cat(f"invariant {v.name} {_plain(v.description)}", when,
-                                    f":{_brk(0)}", self.expr(v.test), self.meta(v.meta)))
+        if v.when is None:
+            return self.line(v, 0, _cat(f"invariant {v.name} {_plain(v.description)}:{_brk(0)}",
+                                        self.expr(v.test), self.meta(v.meta)))
+        # the test goes on one indent deeper than the `when` it follows
+        return self.line(v, 0, _cat(f"invariant {v.name} {_plain(v.description)}{_brk(0)}"
+                                    f"{_open(1)}when ", self.expr(v.when), f":{_brk(1)}",
+                                    self.expr(v.test), self.meta(v.meta)))
 
     def _d_pieces(self, v):
         per = " per player" if v.per_player else ""
