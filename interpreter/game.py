@@ -139,12 +139,14 @@ class Game:
         st = machine.state
         kept = st.steps, st.struct_ids, st.rng.state
         try:
-            for inv, test, reads, when in self.rules.code.invariants:
+            moments = self.rules.code.invariant_moments
+            for inv, test, reads in self.rules.code.invariants:
                 if touched is not None and reads is not None and touched.isdisjoint(reads) \
                         and inv.name not in self._owed:
                     continue  # nothing it reads has changed since it last held
                 try:
                     machine.tick(inv)
+                    when = moments.get(inv.name)
                     if when is not None and not truth(when(machine, {}), inv.when):
                         self._owed.add(inv.name)  # not now: at its next moment
                         continue

@@ -218,7 +218,9 @@ class Code:
     procedures: dict = field(default_factory=dict)    # name -> (params, block)
     events: dict = field(default_factory=dict)        # name -> [(params, block)]
     reactions: list = field(default_factory=list)     # (declaration, bindings, condition, block)
-    invariants: list = field(default_factory=list)    # (declaration, test, reads, when)
+    invariants: list = field(default_factory=list)    # (declaration, test, reads)
+    # invariant -> its `when`, compiled: it is checked only at moments when that holds
+    invariant_moments: dict = field(default_factory=dict)
     pieces: list = field(default_factory=list)        # (declaration, total)
     policies: dict = field(default_factory=dict)      # automaton -> [(option, within, keys)]
     scopes: dict = field(default_factory=dict)        # id(choose) -> (choose, names it is in)
@@ -263,8 +265,9 @@ def compile_code(rules: Rules) -> Code:
         code.reactions.append((r, binds, compile_expr(r.condition, inner), c.block(r.body, inner)))
     for inv in rules.invariants:
         code.invariants.append((inv, compile_expr(inv.test, none),
-                                variables_read(inv.test, rules),
-                                compile_expr(inv.when, none) if inv.when is not None else None))
+                                variables_read(inv.test, rules)))
+        if inv.when is not None:
+            code.invariant_moments[inv.name] = compile_expr(inv.when, none)
     for d in rules.pieces.values():
         code.pieces.append((d, compile_expr(d.total, none)))
     for auto in rules.automata:
