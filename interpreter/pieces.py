@@ -58,10 +58,14 @@ def move_pieces(m, op, env) -> None:
         elif n > held:
             raise RuleError("E0308", f"`{op.source.name}` holds fewer {kind} than the {n} to "
                             "move", node, f"write `move up to {n} {kind}` to move what there is")
+    there = m.unwatched(op.dest.read, env)
+    if type(there) is not int:
+        raise RuleError("E0306", f"`move ... {kind}` puts into a holding of {kind}, not "
+                        f"{type_name(there)}", node)
     if n == 0:
         return
     m.assign(op.source, held - n, env)
-    there = m.unwatched(op.dest.read, env)  # read after taking: a and b may be one holding
+    there = m.unwatched(op.dest.read, env)  # read again after taking: a and b may be one
     m.assign(op.dest, m.num(there + n, node), env)
 
 

@@ -237,3 +237,11 @@ play {
         g.apply("go")  # open again, and nothing the test reads changed since: still owed
     assert err.value.diagnostics[0].code == "E0313"
     assert "below_three" in err.value.diagnostics[0].message
+
+
+def test_a_move_into_something_that_is_not_a_holding_stops_with_a_diagnostic():
+    # `rulebook check` reports it (E0240); unchecked rules still end with a diagnostic
+    with pytest.raises(DiagnosticError) as err:
+        play_of("    move 1 Token from pile to players[1].hand\n",
+                extra="player hand: list of int\n")
+    assert err.value.diagnostics[0].code == "E0306"
