@@ -35,7 +35,11 @@ def move_pieces(m, op, env) -> None:
     `move all K ...`: a loses what b gains."""
     node = op.node
     kind = node.pieces
-    if m.rules.pieces[kind].per_player:
+    decl = m.rules.pieces.get(kind)
+    if decl is None:  # `rulebook check` reports it (E0205)
+        raise RuleError("E0311", f"no pieces are named `{kind}`", node,
+                        f"declare them: `pieces {kind}: n, starting in ...`")
+    if decl.per_player:
         owner, receiver = _owner(m, op.source, env), _owner(m, op.dest, env)
         if _seat(owner) != _seat(receiver):
             raise RuleError("E0308", f"each player's {kind} are their own: they cannot move from "
