@@ -334,6 +334,19 @@ class Move(Node):
     meta: Meta = Meta()
 
 
+class MovePieces(Node):
+    """``move n K from A to B``: pieces of kind K counted in holdings; ``up_to`` moves as many as
+    A holds when it holds fewer than n, ``all`` everything A holds."""
+
+    kind: Literal["move_pieces"]
+    amount: Literal["exactly", "up_to", "all"]
+    count: Expr | None = None  # None with `all`
+    pieces: str
+    source: Expr
+    dest: Expr
+    meta: Meta = Meta()
+
+
 class Add(Node):
     """``add x to xs``: put a value into a list (at the end unless ``at top``)."""
 
@@ -603,7 +616,7 @@ Stmt = Annotated[
     Union[
         Let, Set, Change, Move, Add, Remove, Shuffle, If, For, Repeat, While, Choose, Simultaneously, Turns,
         TurnsFrom, Phase, Step, Rounds, Turn, EndGame, Stop, Pass, Log, Reveal, Hide, Trigger, Award,
-        CallProcedure, Require, MatchStmt, Rotate, Cited, Slide,
+        CallProcedure, Require, MatchStmt, Rotate, Cited, Slide, MovePieces,
     ],
     Field(discriminator="kind"),
 ]
@@ -843,6 +856,19 @@ class InvariantDecl(Node):
     name: str
     description: str
     test: Expr
+    when: Expr | None = None  # checked only at moments when this holds (None: always)
+    meta: Meta = Meta()
+
+
+class PiecesDecl(Node):
+    """``pieces K: n [per player] in H``: n pieces of kind K (n of each player's), all starting
+    in the holding H; holdings are state variables of type K, changed only by moving pieces."""
+
+    kind: Literal["pieces"]
+    name: str
+    total: Expr
+    per_player: bool = False
+    start: str
     meta: Meta = Meta()
 
 
@@ -850,7 +876,7 @@ Declaration = Annotated[
     Union[
         EnumDecl, RecordDecl, TableDecl, ConstDecl, StateDecl, DefineDecl, ProcedureDecl,
         SetupDecl, PlayDecl, ScoringDecl, WinnerDecl, ReactionDecl, EventDecl, ModifierDecl,
-        AutomatonDecl, InvariantDecl, ComponentStateDecl,
+        AutomatonDecl, InvariantDecl, ComponentStateDecl, PiecesDecl,
     ],
     Field(discriminator="kind"),
 ]

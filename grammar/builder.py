@@ -237,8 +237,8 @@ class _Builder(Transformer_NonRecursive):
     # One-line statements that may end with `cite "..."` (and `assumed "..."`).
     _CITABLE = frozenset({
         "add_stmt", "call_stmt", "change_stmt", "end_stmt", "hide_stmt", "let_stmt", "log_stmt",
-        "move_stmt", "remove_stmt", "require_stmt", "reveal_stmt", "set_stmt", "shuffle_stmt",
-        "trigger_stmt", "rotate_stmt", "slide_stmt",
+        "move_stmt", "move_pieces_stmt", "remove_stmt", "require_stmt", "reveal_stmt", "set_stmt",
+        "shuffle_stmt", "trigger_stmt", "rotate_stmt", "slide_stmt",
     })
 
     def _call_userfunc(self, tree, new_children=None):
@@ -461,7 +461,14 @@ class _Builder(Transformer_NonRecursive):
     def invariant_decl(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.InvariantDecl, kind="invariant", name=_name(rest[0]),
-                    description=unescape(rest[1]), test=rest[2], meta=meta,
+                    description=unescape(rest[1]), when=rest[2], test=rest[3], meta=meta,
+                    span=_span(m))
+
+    def pieces_decl(self, c, m):
+        meta, rest = _split_meta(c)
+        name, total, per_player, start = rest
+        return _new(A.PiecesDecl, kind="pieces", name=_name(name), total=total,
+                    per_player=per_player is not None, start=_name(start), meta=meta,
                     span=_span(m))
 
     def override_decl(self, c, m):
@@ -535,6 +542,20 @@ class _Builder(Transformer_NonRecursive):
 
     def move_top(self, c, m):
         return ("top", c[0])
+
+    def move_pieces_stmt(self, c, m):
+        amount, count = c[0]
+        return _new(A.MovePieces, kind="move_pieces", amount=amount, count=count,
+                    pieces=_name(c[1]), source=c[2], dest=c[3], span=_span(m))
+
+    def exact_pieces(self, c, m):
+        return ("exactly", c[0])
+
+    def up_to_pieces(self, c, m):
+        return ("up_to", c[1])
+
+    def all_pieces(self, c, m):
+        return ("all", None)
 
     def add_stmt(self, c, m):
         return _new(A.Add, kind="add", value=c[0], dest=c[1], place=str(c[2]) if c[2] is not None else None,

@@ -48,7 +48,7 @@ _MARK = re.compile("([\x00\x02])(\\d+)\x01")
 
 
 # One-line statements that may end with `cite "..."`.
-_CITABLE_LINES = frozenset(['add', 'change', 'do', 'end_game', 'hide', 'let', 'log', 'move', 'remove', 'require', 'reveal', 'set', 'shuffle', 'trigger', 'rotate', 'slide'])
+_CITABLE_LINES = frozenset(['add', 'change', 'do', 'end_game', 'hide', 'let', 'log', 'move', 'move_pieces', 'remove', 'require', 'reveal', 'set', 'shuffle', 'trigger', 'rotate', 'slide'])
 
 
 def _brk(level: int) -> str:
@@ -393,7 +393,7 @@ def _place(node) -> str:
 
 
 def _first_word(doc: Doc) -> str:
-    mo = re.match(r"\w+", doc[0].text)
+    mo = re.match(r"\w+", _strip(doc[0].text))
     return mo.group(0) if mo else ""
 
 
@@ -702,6 +702,16 @@ class _Printer:
         source = _cat(f"{_brk(0)}from ", self.expr(s.source)) if s.source is not None else ""
         return self.line(s, d, _cat("move ", what, source,
                                     f"{_brk(0)}to ", self.expr(s.dest), _place(s)))
+
+    def _s_move_pieces(self, s, d):
+        if s.amount == "all":
+            what = [_Line("all")]
+        elif s.amount == "up_to":
+            what = _cat("up to ", self.expr(s.count))
+        else:
+            what = _guard(self.expr(s.count), {"all"})
+        return self.line(s, d, _cat("move ", what, f" {s.pieces}{_brk(0)}from ",
+                                    self.expr(s.source), f"{_brk(0)}to ", self.expr(s.dest)))
 
     def _s_add(self, s, d):
         return self.line(s, d, _cat("add ", self.expr(s.value), " to ", self.expr(s.dest),
@@ -1056,8 +1066,18 @@ class _Printer:
         return self.braced(a, 0, [_Line(f"automaton {a.name}{self.meta(a.meta)}")], inner)
 
     def _d_invariant(self, v):
-        return self.line(v, 0, _cat(f"invariant {v.name} {_plain(v.description)}:{_brk(0)}",
+        if v.when is None:
+            return self.line(v, 0, _cat(f"invariant {v.name} {_plain(v.description)}:{_brk(0)}",
+                                        self.expr(v.test), self.meta(v.meta)))
+        # the test goes on one indent deeper than the `when` it follows
+        return self.line(v, 0, _cat(f"invariant {v.name} {_plain(v.description)}{_brk(0)}"
+                                    f"{_open(1)}when ", self.expr(v.when), f":{_brk(1)}",
                                     self.expr(v.test), self.meta(v.meta)))
+
+    def _d_pieces(self, v):
+        per = " per player" if v.per_player else ""
+        return self.line(v, 0, _cat(f"pieces {v.name}: ", self.expr(v.total, ADD),
+                                    f"{per}, starting in {v.start}", self.meta(v.meta)))
 
     def _d_step_patch(self, p):
         when = _cat(" when ", self.expr(p.when)) if p.when else []

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ..grammar import ast as A
 from .compiler import bindings, compile_expr, compile_keys
 from .errors import RuleError
+from .pieces import move_pieces
 from .values import Seat, type_name, show
 
 CHOOSER = "\x00chooser"  # in the names of an option's body: who chose it (never a rules name)
@@ -202,6 +203,21 @@ class Move(Op):
 
     def run(self, m, stack, frame):
         m.move(self, frame.env)
+
+
+class MovePieces(Op):
+    """`move n K from a to b`: pieces counted in holdings (pieces.py)."""
+
+    __slots__ = ("count", "source", "dest", "up_to")
+
+    def __init__(self, c, s, scope):
+        super().__init__(s)
+        self.count = c.expr(s.count, scope)
+        self.source, self.dest = Target(s.source, scope), Target(s.dest, scope)
+        self.up_to = s.amount == "up_to"
+
+    def run(self, m, stack, frame):
+        move_pieces(m, self, frame.env)
 
 
 class Add(Op):
@@ -589,7 +605,7 @@ _OPS = {
     "turns_from": TurnsFrom, "phase": Phase, "turn": Turn, "stop": SignalOp, "pass": SignalOp,
     "end_game": SignalOp, "log": Log, "require": Require, "reveal": Reveal, "hide": Reveal,
     "rotate": Rotate, "do": Call, "trigger": Trigger, "award": Award, "choose": Choose,
-    "simultaneously": Simultaneously, "slide": Slide,
+    "simultaneously": Simultaneously, "slide": Slide, "move_pieces": MovePieces,
 }
 
 

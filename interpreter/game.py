@@ -59,6 +59,9 @@ class Game:
             raise ValueError(f"invariants must be one of {', '.join(INVARIANT_MODES)}")
         self.invariants = invariants
         self._checked_turn = -1  # the turn the invariants were last checked in ("turn" mode)
+        # Invariants passed over while their `when` did not hold, though what they read changed:
+        # checked at the first moment their `when` holds again.
+        self._owed: set[str] = set()
         self.history: list[dict] = []
         # Per decision of `history`: whether what followed it showed the decider anything hidden
         # from them (a read of such state, or a random draw); None when not audited.
@@ -136,11 +139,18 @@ class Game:
         st = machine.state
         kept = st.steps, st.struct_ids, st.rng.state
         try:
+            moments = self.rules.code.invariant_moments
             for inv, test, reads in self.rules.code.invariants:
-                if touched is not None and reads is not None and touched.isdisjoint(reads):
+                if touched is not None and reads is not None and touched.isdisjoint(reads) \
+                        and inv.name not in self._owed:
                     continue  # nothing it reads has changed since it last held
                 try:
                     machine.tick(inv)
+                    when = moments.get(inv.name)
+                    if when is not None and not truth(when(machine, {}), inv.when):
+                        self._owed.add(inv.name)  # not now: at its next moment
+                        continue
+                    self._owed.discard(inv.name)
                     ok = truth(test(machine, {}), inv.test)
                 except RuleError as err:
                     self._fail(err)
@@ -254,6 +264,7 @@ class Game:
         game.error = self.error
         game._before = list(self._before)
         game._checked_turn = self._checked_turn
+        game._owed = set(self._owed)
         game._pending_from_flow(self.pending)
         return game
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from .errors import RuleError
 from .evaluator import Evaluator, _same, truth
 from .flow import CHOOSER, DONE, BlockFrame, Decision, OptionInstance, RunFrame, Signal
+from .pieces import fill_holdings
 from .rules import Rules
 from .state import MOVED, GameState, Limits
 from .values import Grid, Item, Seat, Struct, Sym, elements, nesting_problem, show, type_name
@@ -174,6 +175,7 @@ class Machine(Evaluator):
         for seat in st.seats:
             for name, (decl, value) in code.players.items():
                 seat.vars[name] = self.initial(decl, value, {"me": seat})
+        fill_holdings(self)
 
     def initial(self, decl, value, env):
         t = decl.type

@@ -36,6 +36,9 @@ class Rules:
     reactions: list[A.ReactionDecl] = field(default_factory=list)
     automata: list[A.AutomatonDecl] = field(default_factory=list)
     invariants: list[A.InvariantDecl] = field(default_factory=list)
+    pieces: dict[str, A.PiecesDecl] = field(default_factory=dict)
+    # ("global" | "player", state variable) -> the kind of pieces it holds (pieces.py)
+    holdings: dict[tuple[str, str], str] = field(default_factory=dict)
     setup: A.SetupDecl | None = None
     play: A.PlayDecl | None = None
     scoring: A.ScoringDecl | None = None
@@ -141,6 +144,8 @@ def compile_rules(program: A.Program, source_text: str = "") -> Rules:
             rules.automata.append(d)
         elif isinstance(d, A.InvariantDecl):
             rules.invariants.append(d)
+        elif isinstance(d, A.PiecesDecl):
+            rules.pieces[d.name] = d
         elif isinstance(d, A.SetupDecl):
             rules.setup = d
         elif isinstance(d, A.PlayDecl):
@@ -149,6 +154,10 @@ def compile_rules(program: A.Program, source_text: str = "") -> Rules:
             rules.scoring = d
         elif isinstance(d, A.WinnerDecl):
             rules.winner = d
+    for scope, decls in (("global", rules.global_vars), ("player", rules.player_vars)):
+        for name, d in decls.items():
+            if d.type.kind == "named_type" and d.type.name in rules.pieces:
+                rules.holdings[(scope, name)] = d.type.name
     rules.code = compile_code(rules)
     _write_item_texts(rules)
     rules.declaration_prints = declaration_prints(program)
@@ -216,6 +225,9 @@ class Code:
     events: dict = field(default_factory=dict)        # name -> [(params, block)]
     reactions: list = field(default_factory=list)     # (declaration, bindings, condition, block)
     invariants: list = field(default_factory=list)    # (declaration, test, reads)
+    # invariant -> its `when`, compiled: it is checked only at moments when that holds
+    invariant_moments: dict = field(default_factory=dict)
+    pieces: list = field(default_factory=list)        # (declaration, total)
     policies: dict = field(default_factory=dict)      # automaton -> [(option, within, keys)]
     scopes: dict = field(default_factory=dict)        # id(choose) -> (choose, names it is in)
     winner: tuple | None = None                       # (declaration, bindings, keys)
@@ -260,6 +272,10 @@ def compile_code(rules: Rules) -> Code:
     for inv in rules.invariants:
         code.invariants.append((inv, compile_expr(inv.test, none),
                                 variables_read(inv.test, rules)))
+        if inv.when is not None:
+            code.invariant_moments[inv.name] = compile_expr(inv.when, none)
+    for d in rules.pieces.values():
+        code.pieces.append((d, compile_expr(d.total, none)))
     for auto in rules.automata:
         # a policy's keys read the names of whichever option they rank: no fixed scope
         code.policies[auto.name] = [(p.option, p.within, compile_keys(p.keys, None))

@@ -45,6 +45,7 @@ CODES = {
     "E0224": "a table of more components than a list can hold",
     "E0228": "a grid size that is not a number known when the game starts",
     "E0231": "state on a kind of component that no table makes",
+    "E0240": "pieces changed, held or declared other than by moving them between holdings",
     "W0201": "state that is never read",
 }
 
@@ -208,6 +209,9 @@ class _Checker:
         self.option_envs: dict[str, list[dict[str, Ty]]] = {}
         self._scopes: list | None = None  # (choose, names it is written in), when asked for
         self.reads: set[tuple[str, str]] = set()  # ("global" | "player", name)
+        self.pieces: dict[str, A.PiecesDecl] = {}
+        # The holdings: ("global" | "player", variable) -> the kind of pieces it counts.
+        self.holdings: dict[tuple[str, str], str] = {}
 
     # ------------------------------------------------------------------------ reporting
     def report(self, code, message, node, hint=None, severity="error", related=()):
@@ -233,7 +237,11 @@ class _Checker:
             if isinstance(d, A.RecordDecl):
                 self._record(d)
         for d in decls:
-            if isinstance(d, (A.StateDecl, A.ComponentStateDecl)):
+            if isinstance(d, A.StateDecl) and isinstance(d.type, A.NamedType) \
+                    and d.type.name in self.pieces:
+                self.holdings[(d.scope, d.name)] = d.type.name
+                self.state_types[id(d)] = INT  # read as how many it holds
+            elif isinstance(d, (A.StateDecl, A.ComponentStateDecl)):
                 self.state_types[id(d)] = self.resolve_type(d.type)
         self.quiet -= scenarios_only
         for d in helpers:  # a file of scenarios' own procedures, defines and constants
@@ -288,6 +296,12 @@ class _Checker:
                     if claim(values, m.name, m, "name",
                              hint="enum members are global names: each must be unique"):
                         self.members[m.name] = name
+            elif kind == "pieces":
+                if name in PRIMITIVE_TYPES:
+                    self.report("E0208", f"`{name}` is a built-in type", d,
+                                hint="rename the pieces")
+                elif claim(types, name, d, "type"):
+                    self.pieces[name] = d
             elif kind == "record":
                 if name in PRIMITIVE_TYPES:
                     self.report("E0208", f"`{name}` is a built-in type", d,
@@ -358,8 +372,14 @@ class _Checker:
                 ty = Ty("enum", name)
             elif name in self.records:
                 ty = Ty("record", name)
+            elif name in self.pieces:
+                self.report("E0240", f"`{name}` are pieces, counted in a state variable of their "
+                            "own, not a value to keep in a list, a field or a map", t,
+                            hint=f"declare a holding, `player {name.lower()}_held: {name}`, and "
+                                 f"move pieces into it with `move n {name} from A to B`")
+                return UNKNOWN
             else:
-                known = [*PRIMITIVE_TYPES, *self.enums, *self.records]
+                known = [*PRIMITIVE_TYPES, *self.enums, *self.records, *self.pieces]
                 self.report("E0205", f"unknown type `{name}`", t,
                             hint=did_you_mean(name, known) or
                             "types are int, bool, text, player, or a declared enum or record")
@@ -513,6 +533,13 @@ class _Checker:
     def decl_state(self, d: A.StateDecl) -> None:
         declared = self.state_types[id(d)]
         env = {"me": PLAYER} if d.scope == "player" else {}
+        kind = self.holdings.get((d.scope, d.name))
+        if kind is not None and (d.initial is not None or d.at_least is not None
+                                 or d.at_most is not None):
+            self.report("E0240", f"`{d.name}` holds {kind}: it starts with none of them (or "
+                        f"all, when `pieces {kind}` starts in it) and only moving pieces changes "
+                        "it", d, hint="remove the starting value and the bounds; a holding "
+                        "never goes below 0, and `move` takes what there is")
         if d.initial is not None:
             t = self.expr(d.initial, env)
             target = elem_of(declared) if declared.kind == "grid" and t.kind != "grid" else declared
@@ -633,7 +660,25 @@ class _Checker:
         pass  # checked after every decision's options are known
 
     def decl_invariant(self, d):
+        if d.when is not None:
+            self.condition(d.when, {}, "an invariant's `when`")
         self.condition(d.test, {}, "an invariant")
+
+    def decl_pieces(self, d: A.PiecesDecl) -> None:
+        self.want(d.total, self.expr(d.total, {}), INT, "the number of pieces")
+        scope = "player" if d.per_player else "global"
+        if self.holdings.get((scope, d.start)) != d.name:
+            each = "each player's own" if d.per_player else "a global"
+            self.report("E0240", f"the {d.name} pieces start in `{d.start}`, which is not {each} "
+                        f"holding of {d.name}", d,
+                        hint=f"declare `{scope} {d.start}: {d.name}`")
+        if d.per_player:
+            for (where, var), kind in self.holdings.items():
+                if kind == d.name and where == "global":
+                    self.report("E0240", f"`{var}` is global, but each player has their own "
+                                f"{d.name}", self.globals.get(var, d),
+                                hint=f"declare it `player {var}: {d.name}`, or remove "
+                                     "`per player` if the pieces are shared")
 
     def _automaton(self, d: A.AutomatonDecl) -> None:
         for policy in d.policies:
@@ -767,6 +812,40 @@ class _Checker:
             self._zone(s.source, env, "moved from")
             self.place(s.source, self.expr(s.source, env), "`move ... from`")
         self.place(s.dest, self.target(s.dest, env), "`move ... to`")
+
+    def stmt_move_pieces(self, s: A.MovePieces, env, ctx):
+        if s.count is not None:
+            self.want(s.count, self.expr(s.count, env), INT, f"`move ... {s.pieces}`")
+        if s.pieces not in self.pieces:
+            self.report("E0205", f"unknown pieces `{s.pieces}`", s,
+                        hint=did_you_mean(s.pieces, self.pieces) or
+                        f"declare them: `pieces {s.pieces}: n, starting in ...`")
+            return
+        for node, role in ((s.source, "from"), (s.dest, "to")):
+            self._holding(node, env, s.pieces, role)
+
+    def _holding(self, node, env, kind: str, role: str) -> None:
+        """`x` or `p.x`: a holding of `kind`, the place a `move ... from`/`to` names."""
+        if node.kind == "field":
+            self.want(node.obj, self.expr(node.obj, env), PLAYER, f"`move ... {role}`")
+            key = ("player", node.name)
+        elif node.kind == "name" and node.id not in env:
+            key = ("global", node.id)
+        else:
+            key = None
+        held = self.holdings.get(key) if key is not None else None
+        if held == kind:
+            if role == "from":
+                self.reads.add(key)
+            return
+        if key is not None and key[1] not in (self.globals if key[0] == "global"
+                                              else self.player_vars):
+            self.expr(node, env)  # reports the unknown name
+            return
+        what = f"holds {held}" if held else "is not a holding of pieces"
+        self.report("E0240", f"`move ... {kind} {role}` needs a holding of {kind}, and this "
+                    f"{what}", node, hint=f"name a state variable declared `: {kind}`, like "
+                    f"`p.x` or `x`")
 
     def stmt_add(self, s, env, ctx):
         value = self.expr(s.value, env)
@@ -1065,6 +1144,8 @@ class _Checker:
         if name in self.globals:
             if not write:
                 self.reads.add(("global", name))
+            else:
+                self._unmoved(("global", name), e)
             return self.state_types.get(id(self.globals[name]), UNKNOWN)
         if write and (name in self.consts or name in self.members or name in self.tables
                       or name in BUILTIN_VALUES):
@@ -1129,6 +1210,8 @@ class _Checker:
                 return UNKNOWN
             if not write:
                 self.reads.add(("player", name))
+            else:
+                self._unmoved(("player", name), e)
             return self.state_types.get(id(decl), UNKNOWN)
         if obj.kind == "record" and obj.name in self.fields:
             fields = self.fields[obj.name]
@@ -1165,6 +1248,8 @@ class _Checker:
             return UNKNOWN
         if name in self.player_vars and not write:
             self.reads.add(("player", name))
+        elif write and not any(name in fs for fs in self.fields.values()):
+            self._unmoved(("player", name), e)
         if not write:
             self.reads.update(("component", d.key) for d in carried)
         candidates = {self.state_types.get(id(self.player_vars[name])) if name in
@@ -1213,6 +1298,15 @@ class _Checker:
             self.report("E0210", f"{_a(obj)} cannot be indexed with `[...]`", e)
             return UNKNOWN
         return elem_of(obj)
+
+    def _unmoved(self, key: tuple[str, str], node) -> None:
+        """A holding of pieces changes only by moving pieces: set, increase, add... would make
+        or lose some."""
+        kind = self.holdings.get(key)
+        if kind is not None:
+            self.report("E0240", f"`{key[1]}` holds {kind}, which only moving pieces changes",
+                        node, hint=f"write `move n {kind} from A to B` (or `move up to n`, "
+                                   f"`move all`): pieces are never made or lost")
 
     def _field_by_member(self, e: A.Index, obj: Ty, enum: str) -> Ty:
         """`tile[k]`, with `k` a member of an enum: the field named like `k`. The record has a
