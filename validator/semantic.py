@@ -1233,6 +1233,10 @@ class _Checker:
             self.collection(e.args[0], args[0], f"`{name}`")
         if name == "join" and len(args) > 1:
             self.want(e.args[1], args[1], TEXT, "`join`'s separator")
+        if name == "turned":
+            self.collection(e.args[0], args[0], "`turned`")
+            self.want(e.args[1], args[1], INT, "`turned`'s number of quarter turns")
+            return args[0] if args[0].kind == "list" else list_of(list_of(elem_of(args[0])))
         first = args[0] if args else UNKNOWN
         if name in ("top", "last"):
             return elem_of(first).maybe()
