@@ -444,6 +444,40 @@ class Choose(Node):
     meta: Meta = Meta()
 
 
+COMPOSE_DONE = "done"  # the option that confirms a composed decision
+COMPOSE_START_OVER = "start_over"  # the option that starts it over
+
+
+class ComposeStep(Node):
+    """One step of a composed decision: asked (its options) until its condition holds."""
+
+    kind: Literal["compose_step"]
+    name: str
+    prompt: Template | None = None
+    until: Expr
+    options: list[Option]
+    meta: Meta = Meta()
+
+
+class Compose(Node):
+    """A decision built in steps: the first step whose `until` does not hold yet is asked, with
+    the `showing` values (a preview, to the decider only); once every step holds, the player
+    confirms (`done`) or starts over (`start_over` runs the `start over` block)."""
+
+    kind: Literal["compose"]
+    player: Expr
+    prompt: Template | None = None
+    showing: list[Expr] = []
+    steps: list[ComposeStep]
+    start_over: list[Stmt] | None = None
+    meta: Meta = Meta()
+
+    @property
+    def options(self) -> list[Option]:
+        """Every step's options, in order (what automata and checks look through)."""
+        return [o for step in self.steps for o in step.options]
+
+
 class Simultaneously(Node):
     kind: Literal["simultaneously"]
     binding: Binding
@@ -614,7 +648,8 @@ class Cited(Node):
 
 Stmt = Annotated[
     Union[
-        Let, Set, Change, Move, Add, Remove, Shuffle, If, For, Repeat, While, Choose, Simultaneously, Turns,
+        Let, Set, Change, Move, Add, Remove, Shuffle, If, For, Repeat, While, Choose, Compose,
+        Simultaneously, Turns,
         TurnsFrom, Phase, Step, Rounds, Turn, EndGame, Stop, Pass, Log, Reveal, Hide, Trigger, Award,
         CallProcedure, Require, MatchStmt, Rotate, Cited, Slide, MovePieces,
     ],
@@ -1070,10 +1105,10 @@ def walk(node):
 _SCOPING = ("procedure", "event", "reaction", "phase", "step")
 
 
-def decision_scopes(declarations) -> dict[int, tuple[Choose, frozenset[str]]]:
+def decision_scopes(declarations) -> dict[int, tuple[Choose | Compose, frozenset[str]]]:
     """For each `choose` (by id), the node and the names of the procedures, events, reactions,
     phases and steps it is written inside."""
-    out: dict[int, tuple[Choose, frozenset[str]]] = {}
+    out: dict[int, tuple[Choose | Compose, frozenset[str]]] = {}
     stack = [(d, frozenset()) for d in declarations]
     while stack:
         node, names = stack.pop()
@@ -1084,7 +1119,7 @@ def decision_scopes(declarations) -> dict[int, tuple[Choose, frozenset[str]]]:
             continue
         if node.kind in _SCOPING:
             names = names | {node.name}
-        if isinstance(node, Choose):
+        if isinstance(node, (Choose, Compose)):
             out[id(node)] = (node, names)
         for field in type(node).model_fields:
             value = getattr(node, field)

@@ -643,6 +643,32 @@ class _Builder(Transformer_NonRecursive):
     def otherwise(self, c, m):
         return ("otherwise", c[0])
 
+    def compose_stmt(self, c, m):
+        meta, rest = _split_meta(c)
+        player, prompt, showing, steps, start_over = rest[0], None, [], [], None
+        for x in rest[1:]:
+            if isinstance(x, Token) and x.type == "STRING":
+                prompt = make_template(x)
+            elif isinstance(x, A.ComposeStep):
+                steps.append(x)
+            elif isinstance(x, tuple) and x and x[0] == "start_over":
+                start_over = x[1]
+            elif isinstance(x, list):
+                showing = x
+        return _new(A.Compose, kind="compose", player=player, prompt=prompt, showing=showing,
+                    steps=steps, start_over=start_over, meta=meta, span=_span(m))
+
+    def compose_step(self, c, m):
+        meta, rest = _split_meta(c)
+        name, prompt, until = rest[0], rest[1], rest[2]
+        return _new(A.ComposeStep, kind="compose_step", name=_name(name),
+                    prompt=make_template(prompt) if prompt is not None else None, until=until,
+                    options=[x for x in rest[3:] if isinstance(x, A.Option)], meta=meta,
+                    span=_span(m))
+
+    def start_over(self, c, m):
+        return ("start_over", c[0])
+
     def simultaneous_stmt(self, c, m):
         meta, rest = _split_meta(c)
         return _new(A.Simultaneously, kind="simultaneously", binding=rest[0], body=rest[1], meta=meta,

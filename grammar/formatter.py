@@ -801,6 +801,38 @@ class _Printer:
                                      closer_at=closer, first=line))
         return self.braced(s, d, head, inner, after=_end(s.prompt or s.player))
 
+    def _s_compose(self, s, d):
+        prompt = " " + self.template(s.prompt) if s.prompt is not None else ""
+        parts: list = ["compose ", self.expr(s.player), prompt]
+        if s.showing:
+            parts += [f"{_brk(0)}showing ", _join([self.expr(e) for e in s.showing])]
+        parts.append(self.meta(s.meta))
+        anchor = s.showing[-1] if s.showing else (s.prompt or s.player)
+        inner: Doc = []
+        for step in s.steps:
+            inner.extend(self._compose_step(step, d + 1))
+        if s.start_over is not None:
+            after = _end(s.steps[-1]) if s.steps else _end(anchor)
+            line = self.src.find(r"(?<!\w)start(?!\w)", after, _end(s))
+            closer = self.src.find_last("}", _closing(s))
+            if not isinstance(self.src, _Source) and s.span is not None:
+                line = after[0] + 1 if after else s.span.line + 1
+                closer = s.span.end_line - 1
+            inner.extend(self.braced(s, d + 1, [_Line("start over")],
+                                     self.stmts(s.start_over, d + 2),
+                                     after=None if line is None else (line, 1),
+                                     closer_at=closer, first=line))
+        return self.braced(s, d, _cat(*parts), inner, after=_end(anchor))
+
+    def _compose_step(self, step, d):
+        prompt = " " + self.template(step.prompt) if step.prompt is not None else ""
+        head = _cat(f"step {step.name}{prompt}{_brk(0)}until ", self.expr(step.until),
+                    self.meta(step.meta))
+        inner: Doc = []
+        for option in step.options:
+            inner.extend(self._option(option, d + 1))
+        return self.braced(step, d, head, inner, after=_end(step.until))
+
     def _option(self, o, d):
         """An option's header breaks, when too long, before `where` and before `label`."""
         parts: list = ["option " + o.name]

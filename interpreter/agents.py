@@ -71,7 +71,7 @@ def play_out(game: Game, agents: dict[int, Agent], max_decisions: int = 1_000_00
                 hint="check that the game's end condition can be reached")])
         seat = game.pending.player.seat
         agent = agents[seat]
-        options = game.legal_options()
+        options = game.legal_options(bots=not getattr(agent, "person", False))
         choice = agent.decide(view(game, seat) if isinstance(agent, NeedsView) else None,
                               options)
         game.apply(choice, seat)

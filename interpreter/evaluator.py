@@ -676,6 +676,18 @@ class Evaluator:
     def bi_text(self, node, *a):
         return self.text(self.shown(a[0], node), node)
 
+    def bi_turned(self, node, *a):
+        """A shape (a list of equally long rows, or a grid) turned k quarter turns clockwise:
+        row i of the result is column i read from the bottom row up. One step per cell."""
+        shape, k = a
+        _ints(k, 0, "turned", node)
+        rows = _rows_of(shape, node)
+        self.tick(node, sum(len(r) for r in rows) * (k % 4) + 1)
+        for _ in range(k % 4):
+            rows = [[row[c] for row in reversed(rows)] for c in range(len(rows[0]))] \
+                if rows else []
+        return rows
+
     def bi_largest_group(self, node, *a):
         """Largest total weight of an orthogonally connected group (row/column fields)."""
         cells = {}
@@ -804,6 +816,20 @@ def _ints(a, b, op, node) -> None:
     if not ok:
         raise RuleError("E0306", f"`{op}` needs numbers, got {type_name(a)} `{show(a)}` and "
                         f"{type_name(b)} `{show(b)}`", node)
+
+
+def _rows_of(shape, node) -> list[list]:
+    """The rows of a shape: a grid's, or a list of rows that are lists of one length."""
+    if isinstance(shape, Grid):
+        return [shape.cells[r * shape.columns:(r + 1) * shape.columns]
+                for r in range(shape.rows)]
+    if not isinstance(shape, list) or not all(isinstance(r, list) for r in shape):
+        raise RuleError("E0306", f"`turned` turns a list of rows or a grid, not "
+                        f"{type_name(shape)}", node, "write the shape as rows: "
+                        "[[a, b, c], [d, e, f]]")
+    if len({len(r) for r in shape}) > 1:
+        raise RuleError("E0306", "`turned` needs rows of one length (a rectangle)", node)
+    return [list(r) for r in shape]
 
 
 def _as_list(v, node) -> list:

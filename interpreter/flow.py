@@ -46,6 +46,14 @@ class Decision:
     def __post_init__(self):
         self.by_id = {o.id: o for o in self.options}
 
+    def forward_options(self) -> list[OptionInstance]:
+        """The options without the one that starts a composed decision over (when another is
+        legal): what bots and automata choose among, so that they always finish it."""
+        if self.node.kind != "compose":
+            return self.options
+        return [o for o in self.options
+                if not (o.option is None and o.id == A.COMPOSE_START_OVER)] or self.options
+
 
 class Signal(Exception):
     """`stop`, `pass` or `end game`, unwinding the stack to the frame it ends."""
@@ -557,6 +565,41 @@ class Choose(Op):
         stack.append(ChooseFrame(self, frame.env, frame.depth))
 
 
+class StepCode:
+    """One step of a `compose`, compiled: its prompt, its condition, its options."""
+
+    __slots__ = ("node", "name", "prompt", "until", "options")
+
+    def __init__(self, c, step, scope, options):
+        self.node, self.name = step, step.name
+        self.prompt, self.until = c.expr(step.prompt, scope), c.expr(step.until, scope)
+        self.options = options
+
+
+class Compose(Op):
+    """A decision built in steps. `options` holds every step's options in order (so that a
+    saved decision names an option as for `choose`: this statement and a position)."""
+
+    __slots__ = ("player", "prompt", "showing", "steps", "options", "start_over")
+
+    def __init__(self, c, s, scope):
+        super().__init__(s)
+        self.player, self.prompt = c.expr(s.player, scope), c.expr(s.prompt, scope)
+        self.showing = [c.expr(e, scope) for e in s.showing]
+        self.options, self.steps = [], []
+        for step in s.steps:
+            codes = [OptionCode(c, o, scope) for o in step.options]
+            self.steps.append(StepCode(c, step, scope, codes))
+            self.options.extend(codes)
+        for k, option in enumerate(self.options):
+            option.choose, option.index = self, k
+        self.start_over = c.block(s.start_over, scope | {CHOOSER}) \
+            if s.start_over is not None else None
+
+    def run(self, m, stack, frame):
+        stack.append(ComposeFrame(self, frame.env, frame.depth))
+
+
 class Simultaneously(Op):
     __slots__ = ("source", "name", "body")
 
@@ -606,6 +649,7 @@ _OPS = {
     "end_game": SignalOp, "log": Log, "require": Require, "reveal": Reveal, "hide": Reveal,
     "rotate": Rotate, "do": Call, "trigger": Trigger, "award": Award, "choose": Choose,
     "simultaneously": Simultaneously, "slide": Slide, "move_pieces": MovePieces,
+    "compose": Compose,
 }
 
 
@@ -879,6 +923,49 @@ class ChooseFrame(Frame):
         stack.append(BlockFrame(chosen.option.body, self.env, self.depth, names))
 
 
+class ComposeFrame(ChooseFrame):
+    """A decision built in steps (`compose`): the step asked is the first whose `until` does
+    not hold, read from the state each time (so a `given` that fills the state moves the
+    decision on); when every step holds, `done` ends it and `start_over` runs the rules'
+    `start over` block and asks again. `answered` is 1 while an option's block runs."""
+
+    __slots__ = ()
+
+    @property
+    def ends(self):
+        return ()
+
+    def step(self, m, stack):
+        self.answered = 0
+        if self.decision is not None:  # asked again: after a copy, a load or a `given`
+            return self.decision
+        m.tick(self.op.node)
+        decision = m.decide(self)
+        if decision is None:  # every step holds and there is nothing to confirm
+            stack.pop()
+            return None
+        self.decision = decision
+        return decision
+
+    def receive(self, m, stack, answer: str, logged: bool = False) -> None:
+        decision = self.decision
+        chosen = decision.by_id[answer]
+        self.decision = None
+        m.state.decisions += 1
+        if not logged:
+            m.log_decision(decision, chosen)
+        if chosen.id == A.COMPOSE_DONE and chosen.option is None:
+            stack.pop()
+            return
+        self.answered = 1
+        names = {CHOOSER: decision.player}
+        if chosen.option is None:  # `start_over`
+            stack.append(BlockFrame(self.op.start_over, self.env, self.depth, names))
+            return
+        names.update((b.name, chosen.env[b.name]) for b in chosen.option.binds)
+        stack.append(BlockFrame(chosen.option.body, self.env, self.depth, names))
+
+
 class SimFrame(Frame):
     """`simultaneously`: each player's part (`branches`, a stack each) runs up to its next
     decision; the decisions are asked in turn against the same state, then carried out in
@@ -1059,7 +1146,7 @@ class RunFrame(Frame):
 
 
 FRAMES = {cls.__name__: cls for cls in (BlockFrame, RestoreFrame, LoopFrame, ChooseFrame,
-                                        SimFrame, TriggerFrame, AwardFrame, ReactFrame,
+                                        ComposeFrame, SimFrame, TriggerFrame, AwardFrame, ReactFrame,
                                         RunFrame)}
 
 __all__ = ["Compiler", "Decision", "OptionInstance", "Signal", "CHOOSER", "DONE", "FRAMES",

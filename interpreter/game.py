@@ -163,11 +163,14 @@ class Game:
             st.steps, st.struct_ids, st.rng.state = kept
 
     # -------------------------------------------------------------------------- decisions
-    def legal_options(self) -> list[tuple[str, str]]:
-        """(id, label) of every legal option of the pending decision, or [] when none."""
+    def legal_options(self, bots: bool = False) -> list[tuple[str, str]]:
+        """(id, label) of every legal option of the pending decision, or [] when none. With
+        `bots`, without `start_over` of a composed decision while another option is legal:
+        what a bot chooses among, so that it always finishes the decision."""
         if self.pending is None:
             return []
-        return [(o.id, o.label) for o in self.pending.options]
+        options = self.pending.forward_options() if bots else self.pending.options
+        return [(o.id, o.label) for o in options]
 
     def pending_seat(self) -> int | None:
         return self.pending.player.seat if self.pending else None

@@ -153,7 +153,39 @@ def option_lines(options: list[tuple[str, str]], width: int = 100) -> list[str]:
             for i in range(0, len(items), per_row)]
 
 
+def preview_lines(showing) -> list[str]:
+    """What a decision shows (a `compose`'s `showing`): each value under the prompt; a list of
+    rows as a grid with its row and column numbers, a list of texts a line each."""
+    if isinstance(showing, dict):  # the preview failed: say where, not why
+        return [f"  (the preview cannot be shown: {showing.get('error')})"]
+    out: list[str] = []
+    for value in showing or ():
+        if isinstance(value, list) and value and all(isinstance(r, list) for r in value):
+            out.extend(_numbered_grid(value))
+        elif isinstance(value, list) and all(isinstance(x, str) for x in value):
+            out.extend("  " + x for x in value)
+        else:
+            out.append("  " + _value(value).lstrip("\n"))
+    return out
+
+
+def _numbered_grid(rows: list[list]) -> list[str]:
+    """Rows of cells under a line of column numbers, each row headed by its number (the
+    numbers the options' labels use)."""
+    cells = [[_value(c) for c in row] for row in rows]
+    columns = max(len(row) for row in cells)
+    widths = [max([len(str(k + 1))] + [len(row[k]) for row in cells if k < len(row)])
+              for k in range(columns)]
+    head = "      " + " ".join(str(k + 1).ljust(w) for k, w in enumerate(widths))
+    lines = [head.rstrip()]
+    for i, row in enumerate(cells, 1):
+        lines.append((f"  {i:>3} " + " ".join(c.ljust(w) for c, w in zip(row, widths))).rstrip())
+    return lines
+
+
 class HumanAgent:
+    person = True  # shown every option, `start_over` included (bots are not: agents.py)
+
     def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print):
         self.read, self.write = read, write
         self.notices: list[str] = []  # what the driver has to say, shown just above the prompt
@@ -171,6 +203,8 @@ class HumanAgent:
         self.write(render_view(view))
         pending = view["pending"] or {}
         self.write(f"\nYour decision: {pending.get('prompt') or 'Choose'}")
+        for line in preview_lines(pending.get("showing")):
+            self.write(line)
         for line in option_lines(options):
             self.write(line)
         self.write("  type a number (or an option id)  [u] undo last decision  [s] save  "

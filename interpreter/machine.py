@@ -4,6 +4,7 @@ statements do to it. It never waits: it returns the ``Decision`` a player must m
 """
 from __future__ import annotations
 
+from ..grammar import ast as A
 from .errors import RuleError
 from .evaluator import Evaluator, _same, truth
 from .flow import CHOOSER, DONE, BlockFrame, Decision, OptionInstance, RunFrame, Signal
@@ -232,6 +233,8 @@ class Machine(Evaluator):
         if not isinstance(player, Seat):
             raise RuleError("E0306", f"`choose` needs a player, not {type_name(player)}",
                             node.player)
+        if node.kind == "compose":
+            return self.decide_composed(frame, player)
         options = self.options(op, env)
         if node.repeat and options and not any(o.name == DONE for o in op.options):
             options.append(OptionInstance(DONE, "Done", None, env))
@@ -241,11 +244,53 @@ class Machine(Evaluator):
         return Decision(player, prompt, options, self.secret_depth > 0, node,
                         clock=self.state.clock)
 
-    def options(self, op, env) -> list[OptionInstance]:
+    def decide_composed(self, frame, player: Seat) -> Decision | None:
+        """The step of a `compose` asked now: the first whose `until` does not hold; once all
+        hold, confirm or start over (None: nothing to confirm, the decision is made)."""
+        op, env = frame.op, frame.env
+        node = op.node
+        prompt = op.prompt(self, env) if op.prompt is not None else "Choose"
+        for step in op.steps:
+            if truth(step.until(self, env), step.node.until):
+                continue
+            options = self.options(op, env, step.options)
+            if not options:
+                raise RuleError("E0325", f"step `{step.name}` is not finished (its `until` "
+                                "does not hold) and none of its options is legal", step.node,
+                                "let the step offer an option while it is not finished, or "
+                                "make its `until` hold")
+            if step.prompt is not None:
+                prompt = step.prompt(self, env)
+            break
+        else:
+            if op.start_over is None:
+                return None
+            options = [OptionInstance(A.COMPOSE_DONE, "Confirm", None, env),
+                       OptionInstance(A.COMPOSE_START_OVER, "Start over", None, env)]
+            prompt = f"{prompt}: confirm, or start over"
+        return Decision(player, prompt, options, self.secret_depth > 0, node,
+                        clock=self.state.clock)
+
+    def preview(self) -> list | None:
+        """The values a waiting `compose` shows (`showing`), computed for its decider when
+        they look, never for bots; it leaves no trace (steps, random draws, new structures)."""
+        frame = self.waiting_frame()
+        showing = getattr(getattr(frame, "op", None), "showing", None)
+        if not showing or getattr(frame, "decision", None) is None:
+            return None
+        st = self.state
+        kept = st.steps, st.struct_ids, st.rng.state
+        try:
+            return [e(self, frame.env) for e in showing]
+        finally:
+            st.steps, st.struct_ids, st.rng.state = kept
+
+    def options(self, op, env, codes=None) -> list[OptionInstance]:
+        """The legal options of a `choose` (or `codes`, the options of a `compose` step)."""
         out: list[OptionInstance] = []
         seen: set[str] = set()
         limit = self.limits.max_options
-        for opt in op.options:
+        for opt in op.options if codes is None else codes:
             for combo, positions in self.combinations(opt.binds, env):
                 if opt.where is not None and not truth(opt.where(self, combo), opt.node.where):
                     continue
@@ -263,7 +308,7 @@ class Machine(Evaluator):
                 if len(out) > limit:
                     raise RuleError("E0303", f"more than {limit} options at one decision",
                                     op.node, "split the choice into smaller steps")
-        if op.node.optional and out:
+        if codes is None and op.node.optional and out:
             out.append(OptionInstance("skip", "Skip", None, env))
         return out
 
@@ -727,7 +772,7 @@ class Machine(Evaluator):
                 node = decision.node
                 rows = [(o, self.sort_keys(keys, o.env)) for o in matching]
                 return self.order(rows, node)[0][0].id
-        return decision.options[0].id
+        return decision.forward_options()[0].id
 
 
 __all__ = ["Machine", "Decision", "OptionInstance", "RECOMPUTE", "CONTROL_SIGNALS", "CHOOSER",

@@ -328,7 +328,7 @@ class _Run:
         try:
             while game.pending is not None and not (until is not None and self._holds(until)):
                 seat = game.pending.player.seat
-                game.apply(agents[seat].decide(None, game.legal_options()), seat)
+                game.apply(agents[seat].decide(None, game.legal_options(bots=True)), seat)
         except DiagnosticError as e:
             self.last_error = e.diagnostics[0]
 

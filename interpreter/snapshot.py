@@ -9,7 +9,7 @@ against the rules, so a save cannot bring in anything the rules do not have.
 from __future__ import annotations
 
 from .flow import (
-    FRAMES, AwardFrame, BlockFrame, ChooseFrame, Decision, LoopFrame, OptionInstance, ReactFrame,
+    FRAMES, AwardFrame, BlockFrame, ChooseFrame, ComposeFrame, Decision, LoopFrame, OptionInstance, ReactFrame,
     RestoreFrame, RunFrame, SimFrame, TriggerFrame,
 )
 from .rng import Rng
@@ -442,5 +442,5 @@ def read_game(data, rules, limits, seats: list[Seat]):
 __all__ = ["copy_machine", "copy_state", "write_game", "read_game", "BadSnapshot"]
 
 # frames named here so that a frame kind added to flow.py without its place here is noticed
-_KNOWN = (AwardFrame, BlockFrame, ChooseFrame, LoopFrame, ReactFrame, RestoreFrame, RunFrame,
+_KNOWN = (AwardFrame, BlockFrame, ChooseFrame, ComposeFrame, LoopFrame, ReactFrame, RestoreFrame, RunFrame,
           SimFrame, TriggerFrame)

@@ -65,6 +65,8 @@ def view(game: Game, viewer: int | None) -> dict:
             "secret": game.pending.secret,
             "options": [{"id": o.id, "label": o.label} for o in game.pending.options]
             if mine else None,
+            # a `compose`'s preview: what the decider's choices so far make, to them only
+            "showing": _preview(game, describe) if mine else None,
         }
     decls = [*rules.global_vars.values(), *rules.player_vars.values()]
     return {
@@ -80,6 +82,17 @@ def view(game: Game, viewer: int | None) -> dict:
         "sorted": sorted({d.name for d in decls if d.sorted}),
         "internal": sorted({d.name for d in decls if d.internal}),
     }
+
+
+def _preview(game: Game, describe) -> list | dict | None:
+    """What a waiting `compose` shows its decider; a rule error reads as its code and place."""
+    from .errors import RuleError, to_diagnostic
+
+    try:
+        values = game.machine.preview()
+    except RuleError as err:  # its place, not its message: messages may name hidden values
+        return {"error": f"{err.code} at {to_diagnostic(err).located()}"}
+    return None if values is None else [render(v, describe) for v in values]
 
 
 def _describer(game: Game):

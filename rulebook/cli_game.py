@@ -168,8 +168,8 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
         seat = game.pending.player.seat
         agent = agents[seat]
         human = isinstance(agent, HumanAgent)
-        options = game.legal_options()
-        if human and len(options) == 1 and not game.pending.node.confirm:
+        options = game.legal_options(bots=not human)
+        if human and len(options) == 1 and not getattr(game.pending.node, "confirm", False):
             # Nothing to decide: it is made for the person, and said (unless the rules want it
             # confirmed). The log line of the decision says what was done.
             try:

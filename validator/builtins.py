@@ -26,6 +26,7 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int | None]] = {
     "join": (1, 2),
     "keys": (1, 1),
     "values": (1, 1),
+    "turned": (2, 2),
     # As calls: max(a, b, ...) or max(xs); sum(xs).
     "max": (1, None),
     "min": (1, None),

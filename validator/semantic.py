@@ -45,6 +45,7 @@ CODES = {
     "E0224": "a table of more components than a list can hold",
     "E0228": "a grid size that is not a number known when the game starts",
     "E0231": "state on a kind of component that no table makes",
+    "E0235": "a `compose` step named twice, or an option named as the engine's own",
     "E0240": "pieces changed, held or declared other than by moving them between holdings",
     "W0201": "state that is never read",
 }
@@ -904,7 +905,15 @@ class _Checker:
         self.want(s.player, self.expr(s.player, env), PLAYER, "`choose`")
         if s.prompt is not None:
             self.expr(s.prompt, env)
-        for opt in s.options:
+        self.options(s.options, env, ctx)
+        if s.optional:
+            self.option_envs.setdefault("skip", []).append(dict(env))
+        if s.otherwise is not None:
+            self.block(s.otherwise, env, ctx)
+
+    def options(self, options: list[A.Option], env, ctx) -> None:
+        """The options of a `choose` or of the steps of a `compose`."""
+        for opt in options:
             inner = dict(env)
             for b in opt.bindings:
                 inner = self.bind(b, inner)
@@ -914,10 +923,33 @@ class _Checker:
                 self.expr(opt.label, inner)
             self.option_envs.setdefault(opt.name, []).append(inner)
             self.block(opt.body, inner, ctx)
-        if s.optional:
-            self.option_envs.setdefault("skip", []).append(dict(env))
-        if s.otherwise is not None:
-            self.block(s.otherwise, env, ctx)
+
+    def stmt_compose(self, s: A.Compose, env, ctx):
+        self.want(s.player, self.expr(s.player, env), PLAYER, "`compose`")
+        if s.prompt is not None:
+            self.expr(s.prompt, env)
+        for e in s.showing:
+            self.expr(e, env)
+        seen: set[str] = set()
+        for step in s.steps:
+            if step.name in seen:
+                self.report("E0235", f"two steps of one `compose` are named `{step.name}`", step,
+                            hint="give each step its own name")
+            seen.add(step.name)
+            if step.prompt is not None:
+                self.expr(step.prompt, env)
+            self.condition(step.until, env, "a step's `until`")
+            for opt in step.options:
+                if opt.name in (A.COMPOSE_DONE, A.COMPOSE_START_OVER):
+                    self.report("E0235", f"an option of a `compose` step is named `{opt.name}`, "
+                                "the option the engine adds", opt,
+                                hint=f"`{A.COMPOSE_DONE}` confirms the decision and "
+                                f"`{A.COMPOSE_START_OVER}` starts it over; name this one otherwise")
+        self.options(s.options, env, ctx)
+        if s.start_over is not None:
+            self.option_envs.setdefault(A.COMPOSE_DONE, []).append(dict(env))
+            self.option_envs.setdefault(A.COMPOSE_START_OVER, []).append(dict(env))
+            self.block(s.start_over, env, ctx)
 
     def stmt_simultaneously(self, s, env, ctx):
         self.block(s.body, self.bind(s.binding, env), ctx)
@@ -1371,6 +1403,10 @@ class _Checker:
             self.report("E0210", f"`moved_at` tells when a component last moved, but this is "
                         f"{_a(args[0])}", e.args[0],
                         hint="give it a component: an element of a zone filled from a table")
+        if name == "turned":
+            self.collection(e.args[0], args[0], "`turned`")
+            self.want(e.args[1], args[1], INT, "`turned`'s number of quarter turns")
+            return args[0] if args[0].kind == "list" else list_of(list_of(elem_of(args[0])))
         first = args[0] if args else UNKNOWN
         if name in ("top", "last"):
             return elem_of(first).maybe()
