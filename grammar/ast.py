@@ -708,6 +708,10 @@ class StateDecl(Node):
     visibility: Literal["public", "owner", "secret"] = "public"
     # `top N public`: who may not see the list still sees its first N elements (a face-up top)
     public_top: int | None = None
+    # `shape public` / `shape secret`: whether who may not see the value sees where it holds
+    # something (a list's size, a grid's occupied cells, a map's keys, whether it is none);
+    # None: the default (shown for a list or deck, hidden for anything else)
+    shape: Literal["public", "secret"] | None = None
     at_least: Expr | None = None
     at_most: Expr | None = None
     stacked: bool = False
@@ -956,6 +960,7 @@ class ScExpectVisibility(Node):
     viewer: Expr
     visible: bool
     message: str | None = None
+    shape: bool = False  # `expect visible shape x to q`: its shape only, not what it holds
 
 
 class ScPlayToEnd(Node):

@@ -992,6 +992,8 @@ class _Printer:
             parts.append(" " + s.visibility)
         if s.public_top is not None:
             parts.append(f" top {s.public_top} public")
+        if s.shape is not None:
+            parts.append(f" shape {s.shape}")
         if s.at_least is not None:
             parts += [" at least ", self.expr(s.at_least)]
         if s.at_most is not None:
@@ -1130,7 +1132,7 @@ class _Printer:
         return self.line(i, d, [_Line("expect error " + _plain(i.text))])
 
     def _sc_expect_visibility(self, i, d):
-        word = "expect visible " if i.visible else "expect hidden "
+        word = ("expect visible " if i.visible else "expect hidden ") + ("shape " if i.shape else "")
         return self.line(i, d, _cat(word, self.expr(i.target), " to ", self.expr(i.viewer),
                                     _message(i.message)))
 

@@ -44,6 +44,7 @@ CODES = {
     "E0227": "table rows named twice, or by something that is not a word",
     "E0224": "a table of more components than a list can hold",
     "E0228": "a grid size that is not a number known when the game starts",
+    "E0229": "a `shape` option that shows or hides nothing",
     "W0201": "state that is never read",
 }
 
@@ -531,9 +532,29 @@ class _Checker:
             elif d.public_top < 1:
                 self.report("E0210", "`top 0 public` shows nothing", d,
                             hint="write `top 1 public` or remove it")
+        if d.shape is not None:
+            self.check_shape(d, declared)
         if d.sorted and declared.known and declared.kind != "list":
             self.report("E0210", f"`sorted` shows a list in order, but `{d.name}` is {_a(declared)}",
                         d, hint="remove `sorted`")
+
+    def check_shape(self, d: A.StateDecl, declared: Ty) -> None:
+        """`shape public|secret` says what a hidden value's shape shows: it needs a hidden value
+        that has a shape (a list, deck, grid or map, or a value that may be `none`)."""
+        option = f"shape {d.shape}"
+        if d.visibility == "public":
+            self.report("E0229", f"`{d.name}` is public: everybody sees all of it, so `{option}` "
+                        "says nothing", d, hint="make it `secret` or `owner`, or remove "
+                        f"`{option}`")
+        elif declared.known and declared.kind not in ("list", "grid", "map") \
+                and not declared.optional:
+            self.report("E0229", f"`{d.name}` is {_a(declared)}: it has no shape to show or hide "
+                        "(only a list, deck, grid or map, or a value that may be `none`, has one)",
+                        d, hint=f"remove `{option}`")
+        elif d.shape == "secret" and d.public_top is not None:
+            self.report("E0229", f"`top {d.public_top} public` shows how many elements lie on "
+                        f"top, so the shape of `{d.name}` cannot be secret", d,
+                        hint="keep one of them")
 
     def decl_define(self, d):
         if self.defines.get(d.name) is d:
