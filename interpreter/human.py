@@ -20,7 +20,7 @@ def _value(v) -> str:
             return f"(hidden, {v['size']}; top: {'; '.join(_value(x) for x in v['top'])})"
         if "occupied" in v:  # a hidden grid whose shape is seen: `?` holds something
             return "(hidden)" + "".join(
-                f"\n      row {i}: " + " ".join("?" if c else "-" for c in row)
+                f"\n      row {i}: " + " | ".join("?" if c else "-" for c in row)
                 for i, row in enumerate(v["occupied"], 1))
         if "keys" in v:
             return f"(hidden, keys: {', '.join(_value(k) for k in v['keys']) or 'none'})"
