@@ -1133,7 +1133,8 @@ class _Printer:
 
     def _sc_expect_visibility(self, i, d):
         word = ("expect visible " if i.visible else "expect hidden ") + ("shape " if i.shape else "")
-        return self.line(i, d, _cat(word, self.expr(i.target), " to ", self.expr(i.viewer),
+        target = _guard(self.expr(i.target), {"shape"})  # a value named `shape`, not the word
+        return self.line(i, d, _cat(word, target, " to ", self.expr(i.viewer),
                                     _message(i.message)))
 
     def _sc_play_to_end(self, i, d):
