@@ -800,11 +800,21 @@ class Policy(Node):
     keys: list[AnySortKey] = []
 
 
+class AutomatonOtherwise(Node):
+    """``otherwise first|random|error``: an automaton's decision that no ``prefer`` line covers
+    takes the first legal option, a random one, or stops the game with an error."""
+
+    kind: Literal["automaton_otherwise"]
+    mode: Literal["first", "random", "error"]
+    meta: Meta = Meta()
+
+
 class AutomatonDecl(Node):
     kind: Literal["automaton"]
     name: str
     policies: list[Policy]
     meta: Meta = Meta()
+    otherwise: AutomatonOtherwise | None = None  # None: the first legal option, unsaid
 
 
 class InvariantDecl(Node):

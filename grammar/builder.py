@@ -451,8 +451,24 @@ class _Builder(Transformer_NonRecursive):
 
     def automaton_decl(self, c, m):
         meta, rest = _split_meta(c)
+        otherwise = rest.pop() if rest and (rest[-1] is None
+                                            or isinstance(rest[-1], A.AutomatonOtherwise)) else None
         return _new(A.AutomatonDecl, kind="automaton", name=_name(rest[0]), policies=rest[1:],
-                    meta=meta, span=_span(m))
+                    otherwise=otherwise, meta=meta, span=_span(m))
+
+    def _otherwise(self, c, m, mode: str):
+        meta, _ = _split_meta(c)
+        return _new(A.AutomatonOtherwise, kind="automaton_otherwise", mode=mode, meta=meta,
+                    span=_span(m))
+
+    def otherwise_first(self, c, m):
+        return self._otherwise(c, m, "first")
+
+    def otherwise_random(self, c, m):
+        return self._otherwise(c, m, "random")
+
+    def otherwise_error(self, c, m):
+        return self._otherwise(c, m, "error")
 
     def policy(self, c, m):
         within = _name(c[1]) if c[1] is not None else None

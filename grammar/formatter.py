@@ -1049,6 +1049,9 @@ class _Printer:
             keys = _cat(" by ", self.keys(p.keys)) if p.keys else []
             within = f" in {p.within}" if p.within else ""
             inner.extend(self.line(p, 1, _cat("prefer " + p.option + within, keys)))
+        if a.otherwise is not None:
+            o = a.otherwise
+            inner.extend(self.line(o, 1, _cat(f"otherwise {o.mode}", self.meta(o.meta))))
         return self.braced(a, 0, [_Line(f"automaton {a.name}{self.meta(a.meta)}")], inner)
 
     def _d_invariant(self, v):

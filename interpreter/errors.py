@@ -47,6 +47,7 @@ CODES = {
     "E0313": "an invariant of the rules does not hold",
     "E0314": "a save file or log cannot be read",
     "E0315": "the game cannot start with this setup",
+    "E0318": "an automaton's decision that no `prefer` line covers, with `otherwise error`",
 }
 
 __all__ = ["RuleError", "IllegalDecision", "to_diagnostic", "CODES", "DiagnosticError"]

@@ -667,6 +667,22 @@ class Machine(Evaluator):
                 node = decision.node
                 rows = [(o, self.sort_keys(keys, o.env)) for o in matching]
                 return self.order(rows, node)[0][0].id
+        return self.automaton_otherwise(decision, code.otherwise.get(decision.player.automaton))
+
+    def automaton_otherwise(self, decision: Decision, line) -> str:
+        """A decision no `prefer` line covers: what the automaton's `otherwise` line says (the
+        first legal option when it has none)."""
+        mode = line.mode if line is not None else "first"
+        if mode == "random":
+            self.saw_hidden |= self.watcher is not None  # a random draw, as for `random` keys
+            return decision.options[self.state.rng.below(len(decision.options))].id
+        if mode == "error":
+            shown = ", ".join(o.id for o in decision.options[:6])
+            more = ", ..." if len(decision.options) > 6 else ""
+            raise RuleError("E0318", f"{decision.player.automaton} has no `prefer` line for the "
+                            f"decision \"{decision.prompt}\" (legal options: {shown}{more})",
+                            decision.node, "add a `prefer` line for one of its options, or "
+                            "write `otherwise first` in the automaton")
         return decision.options[0].id
 
 
