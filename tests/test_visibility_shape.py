@@ -176,3 +176,35 @@ def test_scenarios_check_what_a_shape_shows(tmp_path):
     assert [d.message for d in failed.failures] == [
         "player 2 sees the shape of `submitted` of player 1",
         "player 2 does not see the shape of `plan` of player 1"]
+
+
+AUDITED = header("2") + """
+record Beer { name: text }
+table beers of Beer {
+    name
+    "Stout"
+}
+player submitted: Beer? = none secret shape public
+play {
+    rounds 2 {
+        for p in players {
+            choose p "Brew" {
+                option brew label "brew{if p.submitted != none then " again" else ""}" {
+                    set p.submitted = beers[1]
+                }
+                option wait {
+                }
+            }
+        }
+    }
+}
+"""
+
+
+def test_reading_a_value_whose_seen_shape_shows_it_empty_reveals_nothing_so_undo_stays():
+    g = game_of(AUDITED, players=2)
+    g.audit_reveals = True
+    g.apply("brew", 1)  # player 2's next label reads player 2's beer: none, as all can see
+    assert not g.last_decision_revealed()
+    g.apply("wait", 2)  # player 1's next label reads player 1's beer, which is there: hidden
+    assert g.last_decision_revealed()
