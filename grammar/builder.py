@@ -379,8 +379,7 @@ class _Builder(Transformer_NonRecursive):
     def shape_option(self, c, m):
         if str(c[0]) == "owner":
             raise _BuildError("E0229", "a value's shape is `public` or `secret`, not `owner`",
-                              c[0],
-                              "its owner sees the whole value: write `shape public` or "
+                              c[0], "its owner sees the whole value: write `shape public` or "
                               "`shape secret`")
         return ("shape", str(c[0]))
 
