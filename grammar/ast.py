@@ -766,6 +766,10 @@ class StateDecl(Node):
     visibility: Literal["public", "owner", "secret"] = "public"
     # `top N public`: who may not see the list still sees its first N elements (a face-up top)
     public_top: int | None = None
+    # `shape public` / `shape secret`: whether who may not see the value sees where it holds
+    # something (a list's size, a grid's occupied cells, a map's keys, whether it is none);
+    # None: the default (shown for a list or deck, hidden for anything else)
+    shape: Literal["public", "secret"] | None = None
     at_least: Expr | None = None
     at_most: Expr | None = None
     stacked: bool = False
@@ -786,6 +790,7 @@ class ComponentStateDecl(Node):
     initial: Expr | None = None
     visibility: Literal["public", "owner", "secret"] = "public"
     public_top: int | None = None
+    shape: Literal["public", "secret"] | None = None
     at_least: Expr | None = None
     at_most: Expr | None = None
     stacked: bool = False
@@ -879,11 +884,21 @@ class Policy(Node):
     keys: list[AnySortKey] = []
 
 
+class AutomatonOtherwise(Node):
+    """``otherwise first|random|error``: an automaton's decision that no ``prefer`` line covers
+    takes the first legal option, a random one, or stops the game with an error."""
+
+    kind: Literal["automaton_otherwise"]
+    mode: Literal["first", "random", "error"]
+    meta: Meta = Meta()
+
+
 class AutomatonDecl(Node):
     kind: Literal["automaton"]
     name: str
     policies: list[Policy]
     meta: Meta = Meta()
+    otherwise: AutomatonOtherwise | None = None  # None: the first legal option, unsaid
 
 
 class InvariantDecl(Node):
@@ -1052,6 +1067,7 @@ class ScExpectVisibility(Node):
     viewer: Expr
     visible: bool
     message: str | None = None
+    shape: bool = False  # `expect visible shape x to q`: its shape only, not what it holds
 
 
 class ScPlayToEnd(Node):

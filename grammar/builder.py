@@ -383,6 +383,13 @@ class _Builder(Transformer_NonRecursive):
     def public_top_option(self, c, m):
         return ("public_top", integer(c[0]))
 
+    def shape_option(self, c, m):
+        if str(c[0]) == "owner":
+            raise _BuildError("E0229", "a value's shape is `public` or `secret`, not `owner`",
+                              c[0], "its owner sees the whole value: write `shape public` or "
+                              "`shape secret`")
+        return ("shape", str(c[0]))
+
     def min_option(self, c, m):
         return ("at_least", c[0])
 
@@ -450,8 +457,24 @@ class _Builder(Transformer_NonRecursive):
 
     def automaton_decl(self, c, m):
         meta, rest = _split_meta(c)
+        otherwise = rest.pop() if rest and (rest[-1] is None
+                                            or isinstance(rest[-1], A.AutomatonOtherwise)) else None
         return _new(A.AutomatonDecl, kind="automaton", name=_name(rest[0]), policies=rest[1:],
-                    meta=meta, span=_span(m))
+                    otherwise=otherwise, meta=meta, span=_span(m))
+
+    def _otherwise(self, c, m, mode: str):
+        meta, _ = _split_meta(c)
+        return _new(A.AutomatonOtherwise, kind="automaton_otherwise", mode=mode, meta=meta,
+                    span=_span(m))
+
+    def otherwise_first(self, c, m):
+        return self._otherwise(c, m, "first")
+
+    def otherwise_random(self, c, m):
+        return self._otherwise(c, m, "random")
+
+    def otherwise_error(self, c, m):
+        return self._otherwise(c, m, "error")
 
     def policy(self, c, m):
         within = _name(c[1]) if c[1] is not None else None
@@ -976,10 +999,16 @@ class _Builder(Transformer_NonRecursive):
     def sc_expect_visible(self, c, m):
         return self._visibility(c, m, True)
 
-    def _visibility(self, c, m, visible: bool):
+    def sc_expect_hidden_shape(self, c, m):
+        return self._visibility(c, m, False, shape=True)
+
+    def sc_expect_visible_shape(self, c, m):
+        return self._visibility(c, m, True, shape=True)
+
+    def _visibility(self, c, m, visible: bool, shape: bool = False):
         return _new(A.ScExpectVisibility, kind="sc_expect_visibility", target=c[0], viewer=c[1],
                     visible=visible, message=unescape(c[2]) if c[2] is not None else None,
-                    span=_span(m))
+                    shape=shape, span=_span(m))
 
     def negative_cell(self, c, m):
         return _new(A.IntLit, kind="int", value=-integer(c[0]), span=_span(m))

@@ -1040,6 +1040,8 @@ class _Printer:
             parts.append(" " + s.visibility)
         if s.public_top is not None:
             parts.append(f" top {s.public_top} public")
+        if s.shape is not None:
+            parts.append(f" shape {s.shape}")
         if s.at_least is not None:
             parts += [" at least ", self.expr(s.at_least)]
         if s.at_most is not None:
@@ -1095,6 +1097,9 @@ class _Printer:
             keys = _cat(" by ", self.keys(p.keys)) if p.keys else []
             within = f" in {p.within}" if p.within else ""
             inner.extend(self.line(p, 1, _cat("prefer " + p.option + within, keys)))
+        if a.otherwise is not None:
+            o = a.otherwise
+            inner.extend(self.line(o, 1, _cat(f"otherwise {o.mode}", self.meta(o.meta))))
         return self.braced(a, 0, [_Line(f"automaton {a.name}{self.meta(a.meta)}")], inner)
 
     def _d_invariant(self, v):
@@ -1188,8 +1193,9 @@ class _Printer:
         return self.line(i, d, [_Line("expect error " + _plain(i.text))])
 
     def _sc_expect_visibility(self, i, d):
-        word = "expect visible " if i.visible else "expect hidden "
-        return self.line(i, d, _cat(word, self.expr(i.target), " to ", self.expr(i.viewer),
+        word = ("expect visible " if i.visible else "expect hidden ") + ("shape " if i.shape else "")
+        target = _guard(self.expr(i.target), {"shape"})  # a value named `shape`, not the word
+        return self.line(i, d, _cat(word, target, " to ", self.expr(i.viewer),
                                     _message(i.message)))
 
     def _sc_play_to_end(self, i, d):

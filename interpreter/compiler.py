@@ -60,7 +60,7 @@ def _name(node, scope):
         v = m.state.globals.get(name, _MISSING)
         if v is not _MISSING:
             if m.watcher is not None:
-                m.note_read(0, name)
+                m.note_read(0, name, v)
             return v
         return m.named_value(name, node, env)
     return f
@@ -86,7 +86,7 @@ def _field(node, scope):
             v = obj.vars.get(name, _MISSING)
             if v is not _MISSING:
                 if m.watcher is not None:
-                    m.note_read(obj.seat, name)
+                    m.note_read(obj.seat, name, v)
                 return v
         elif t is Item or t is Struct:
             v = obj.fields.get(name, _MISSING)

@@ -15,7 +15,9 @@ from .state import DEFINE_CALL_STEPS, MOVED, GameState, Limits
 from .values import (
     MAX_SHOWN_DEPTH, Grid, Item, Seat, Struct, Sym, elements, show, show_within, type_name,
 )
-from .visibility import can_see
+from .visibility import can_see, shape_seen
+
+_UNREAD = object()  # a read whose value the audit is not told
 
 _MISSING = object()
 
@@ -55,9 +57,22 @@ class Evaluator:
     def hidden_from_watcher(self, owner: int, name: str) -> bool:
         return not can_see(self.state, self.rules, self.watcher, owner, name, self.known_reveals)
 
-    def note_read(self, owner: int, name: str) -> None:
-        if not self.saw_hidden and self.hidden_from_watcher(owner, name):
+    def note_read(self, owner: int, name: str, value=_UNREAD) -> None:
+        if not self.saw_hidden and self.hidden_from_watcher(owner, name) \
+                and not self.known_empty(owner, name, value):
             self.saw_hidden = True
+
+    def known_empty(self, owner: int, name: str, value) -> bool:
+        """A hidden value whose shape is seen and shows it empty (`none`, no elements, no
+        occupied cell, no key) holds nothing more to learn: reading it shows nothing hidden."""
+        if value is _UNREAD:
+            return False
+        decl = (self.rules.global_vars if owner == 0 else self.rules.player_vars).get(name)
+        if not shape_seen(decl, value):
+            return False
+        if isinstance(value, Grid):
+            return all(c is None for c in value.cells)
+        return value is None or (isinstance(value, (list, dict)) and not value)
 
     # ----------------------------------------------------------------- budgets and numbers
     def tick(self, node, n: int = 1) -> None:
@@ -245,7 +260,7 @@ class Evaluator:
                 raise RuleError("E0311", f"players have no variable `{name}`", node,
                                 f"declare it with `player {name}: ...`")
             if self.watcher is not None:
-                self.note_read(obj.seat, name)
+                self.note_read(obj.seat, name, v)
             return v
         if isinstance(obj, (Item, Struct)):
             v = obj.fields.get(name, _MISSING)

@@ -18,6 +18,14 @@ def _value(v) -> str:
     if isinstance(v, dict) and v.get("hidden"):
         if v.get("top"):  # the face-up first elements of a hidden list
             return f"(hidden, {v['size']}; top: {'; '.join(_value(x) for x in v['top'])})"
+        if "occupied" in v:  # a hidden grid whose shape is seen: `?` holds something
+            return "(hidden)" + "".join(
+                f"\n      row {i}: " + " | ".join("?" if c else "-" for c in row)
+                for i, row in enumerate(v["occupied"], 1))
+        if "keys" in v:
+            return f"(hidden, keys: {', '.join(_value(k) for k in v['keys']) or 'none'})"
+        if "present" in v:
+            return "(hidden, present)" if v["present"] else "(hidden, none)"
         return f"(hidden, {v['size']})" if "size" in v else "(hidden)"
     if isinstance(v, dict) and "text" in v:
         return str(v["text"])  # how the record says a component or structure reads
@@ -68,7 +76,7 @@ def _listed(name: str, v, view: dict) -> bool:
     if name in view.get("internal", ()):
         return False
     if isinstance(v, dict) and v.get("hidden"):
-        return v.get("size", 1) != 0
+        return v.get("size", 1) != 0 and v.get("present", True)
     return v not in (None, 0, False, [], "") and v != {"map": []}
 
 

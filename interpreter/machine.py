@@ -772,7 +772,24 @@ class Machine(Evaluator):
                 node = decision.node
                 rows = [(o, self.sort_keys(keys, o.env)) for o in matching]
                 return self.order(rows, node)[0][0].id
-        return decision.forward_options()[0].id
+        return self.automaton_otherwise(decision, code.otherwise.get(decision.player.automaton))
+
+    def automaton_otherwise(self, decision: Decision, line) -> str:
+        """A decision no `prefer` line covers: what the automaton's `otherwise` line says (the
+        first legal option when it has none)."""
+        mode = line.mode if line is not None else "first"
+        options = decision.forward_options()  # a composed decision is not started over
+        if mode == "random":
+            self.saw_hidden |= self.watcher is not None  # a random draw, as for `random` keys
+            return options[self.state.rng.below(len(options))].id
+        if mode == "error":
+            shown = ", ".join(o.id for o in options[:6])
+            more = ", ..." if len(options) > 6 else ""
+            raise RuleError("E0318", f"{decision.player.automaton} has no `prefer` line for the "
+                            f"decision \"{decision.prompt}\" (legal options: {shown}{more})",
+                            decision.node, "add a `prefer` line for one of its options, or "
+                            "write `otherwise first` in the automaton")
+        return options[0].id
 
 
 __all__ = ["Machine", "Decision", "OptionInstance", "RECOMPUTE", "CONTROL_SIGNALS", "CHOOSER",

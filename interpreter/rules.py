@@ -229,6 +229,7 @@ class Code:
     invariant_moments: dict = field(default_factory=dict)
     pieces: list = field(default_factory=list)        # (declaration, total)
     policies: dict = field(default_factory=dict)      # automaton -> [(option, within, keys)]
+    otherwise: dict = field(default_factory=dict)     # automaton -> its `otherwise` line, if any
     scopes: dict = field(default_factory=dict)        # id(choose) -> (choose, names it is in)
     winner: tuple | None = None                       # (declaration, bindings, keys)
     setup: object = None
@@ -280,6 +281,8 @@ def compile_code(rules: Rules) -> Code:
         # a policy's keys read the names of whichever option they rank: no fixed scope
         code.policies[auto.name] = [(p.option, p.within, compile_keys(p.keys, None))
                                     for p in auto.policies]
+        if auto.otherwise is not None:
+            code.otherwise[auto.name] = auto.otherwise
     if any(p.within for auto in rules.automata for p in auto.policies):
         code.scopes = A.decision_scopes(rules.program.declarations)
     if rules.winner is not None:

@@ -22,7 +22,7 @@ from .game import Game
 from .rules import Rules
 from .state import Limits
 from .values import Seat, show
-from .visibility import can_see
+from .visibility import can_see, shape_seen
 
 AGENTS = ("random", "first")
 
@@ -298,11 +298,17 @@ class _Run:
         decl = (game.rules.global_vars if owner == 0 else game.rules.player_vars)[name]
         if not seen and position is not None and decl.public_top:  # a face-up first element
             seen = type(position) is int and 1 <= position <= decl.public_top
+        if item.shape:  # where it holds something: seen with the value, or by its own option
+            if position is not None:
+                self.stop(item, "`expect ... shape` checks a whole state variable, not an element",
+                          "write `expect visible shape pile to p`")
+            seen = seen or shape_seen(decl, self.evaluate(target, item))
         if seen != item.visible:
             what = "sees" if seen else "does not see"
             why = f"{item.message}: " if item.message else ""
             part = f"[{show(position)}]" if position is not None else ""
-            self.fail(item, f"{why}{show(viewer)} {what} `{name}{part}`"
+            shape = "the shape of " if item.shape else ""
+            self.fail(item, f"{why}{show(viewer)} {what} {shape}`{name}{part}`"
                       + (f" of player {owner}" if owner else ""))
 
     def sc_play_to_end(self, item):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from .game import Game
 from .values import Grid, to_data
 from .visibility import can_see as visible
+from .visibility import shape_seen
 
 
 def can_see(game: Game, viewer: int | None, owner: int, name: str) -> bool:
@@ -11,15 +12,23 @@ def can_see(game: Game, viewer: int | None, owner: int, name: str) -> bool:
 
 
 def _hidden(value, decl=None, describe=None) -> dict:
+    """What a player who may not see a value sees of it: that it is hidden and, when its shape
+    is seen (docs/language.md, Visibility), where it holds something, never what."""
+    if not shape_seen(decl, value):
+        return {"hidden": True}
     if isinstance(value, list):
         top = getattr(decl, "public_top", None)
         if top:  # `top N public`: the first N elements lie face up
             return {"hidden": True, "size": len(value),
                     "top": [render(v, describe) for v in value[:top]]}
         return {"hidden": True, "size": len(value)}
-    if isinstance(value, Grid):
-        return {"hidden": True, "size": sum(1 for c in value.cells if c is not None)}
-    return {"hidden": True}
+    if isinstance(value, Grid):  # which cells hold something, a row a list
+        occupied = [[value.cells[value.at(r, c)] is not None for c in range(1, value.columns + 1)]
+                    for r in range(1, value.rows + 1)]
+        return {"hidden": True, "size": sum(map(sum, occupied)), "occupied": occupied}
+    if isinstance(value, dict):  # the keys that hold a value
+        return {"hidden": True, "size": len(value), "keys": [render(k, describe) for k in value]}
+    return {"hidden": True, "present": value is not None}
 
 
 def _holds_something(value) -> bool:

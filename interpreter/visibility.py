@@ -14,3 +14,13 @@ def can_see(state, rules, viewer: int | None, owner: int, name: str, reveals=Non
     if decl.visibility == "owner":
         return owner != 0 and viewer == owner
     return False
+
+
+def shape_seen(decl, value) -> bool:
+    """Whether who may not see a value still sees its shape: where it holds something (a list's
+    size, a grid's occupied cells, a map's keys, whether it is none), never what. `shape public`
+    or `shape secret` says so; by default a list or deck shows its size and nothing else shows."""
+    shape = getattr(decl, "shape", None)
+    if shape is not None:
+        return shape == "public"
+    return isinstance(value, list)

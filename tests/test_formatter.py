@@ -165,6 +165,14 @@ def test_a_face_up_top_follows_the_visibility():
                    "global pile: deck of Tile = tiles secret top 1 public shown\n")
 
 
+def test_a_shape_option_follows_the_visibility_and_the_face_up_top():
+    assert_formats("player beer: Beer? = none shape public secret shown\n",
+                   "player beer: Beer? = none secret shape public shown\n")
+    assert_formats("global pile: deck of Tile shape public top 1 public secret\n",
+                   "global pile: deck of Tile secret top 1 public shape public\n")
+    assert_canonical("player layout: grid 2 by 3 of int? owner shape secret\n")
+
+
 def test_state_options_come_in_a_fixed_order_and_public_is_implied():
     assert_formats('''
         player coins: int = 0 stacked at most 9 at least 0 public assumed "b" cite "a" cite "c"
@@ -608,6 +616,9 @@ def test_scenarios():
             expect error "no such option"
             expect hidden players[1].hand to players[2]
             expect visible players[1].score to players[2]
+            expect hidden shape players[1].plan to players[2]
+            expect visible shape players[1].submitted to players[2] "that a beer is there"
+            expect visible (shape) to players[2]
             expect (hidden == 1)
             play to end with random
         }

@@ -66,3 +66,17 @@ def test_scenarios_sit_beside_declarations():
     program = parse_text(HEADER + "const a = 1\n" + SCENARIO + "const b = 2\n")
     assert [d.name for d in program.declarations] == ["a", "b"]
     assert len(program.scenarios) == 1
+
+
+def test_a_scenario_checks_what_a_value_or_its_shape_shows():
+    (scenario,) = parse_text(HEADER + '''scenario "screens" {
+    expect hidden players[1].plan to players[2]
+    expect hidden shape players[1].plan to players[2] "not even its size"
+    expect visible shape players[1].submitted to players[2]
+    expect visible (shape) to players[2]
+}
+''').scenarios
+    checks = [(i.visible, i.shape, i.message) for i in scenario.items]
+    assert checks == [(False, False, None), (False, True, "not even its size"),
+                      (True, True, None), (True, False, None)]
+    assert scenario.items[3].target.id == "shape"  # a value named `shape`, in parentheses

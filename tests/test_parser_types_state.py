@@ -97,3 +97,13 @@ def test_a_hidden_list_may_show_its_top():
     assert state("global pile: deck of Tile secret").public_top is None
     with pytest.raises(DiagnosticError):
         state("global pile: deck of Tile secret top 1 owner")
+
+
+def test_a_hidden_value_may_say_what_its_shape_shows():
+    assert state("player submitted: Beer? = none secret shape public").shape == "public"
+    s = state("player layout: grid 2 by 3 of Cell? owner shape secret")
+    assert (s.visibility, s.shape) == ("owner", "secret")
+    assert state("player hand: list of int owner").shape is None  # the default, by kind
+    with pytest.raises(DiagnosticError) as e:
+        state("player hand: list of int owner shape owner")
+    assert e.value.diagnostics[0].code == "E0229"

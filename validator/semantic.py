@@ -44,6 +44,7 @@ CODES = {
     "E0227": "table rows named twice, or by something that is not a word",
     "E0224": "a table of more components than a list can hold",
     "E0228": "a grid size that is not a number known when the game starts",
+    "E0229": "a `shape` option that shows or hides nothing",
     "E0231": "state on a kind of component that no table makes",
     "E0235": "a `compose` step named twice, or an option named as the engine's own",
     "E0240": "pieces changed, held or declared other than by moving them between holdings",
@@ -565,9 +566,29 @@ class _Checker:
             elif d.public_top < 1:
                 self.report("E0210", "`top 0 public` shows nothing", d,
                             hint="write `top 1 public` or remove it")
+        if d.shape is not None:
+            self.check_shape(d, declared)
         if d.sorted and declared.known and declared.kind != "list":
             self.report("E0210", f"`sorted` shows a list in order, but `{d.name}` is {_a(declared)}",
                         d, hint="remove `sorted`")
+
+    def check_shape(self, d: A.StateDecl, declared: Ty) -> None:
+        """`shape public|secret` says what a hidden value's shape shows: it needs a hidden value
+        that has a shape (a list, deck, grid or map, or a value that may be `none`)."""
+        option = f"shape {d.shape}"
+        if d.visibility == "public":
+            self.report("E0229", f"`{d.name}` is public: everybody sees all of it, so `{option}` "
+                        "says nothing", d, hint="make it `secret` or `owner`, or remove "
+                        f"`{option}`")
+        elif declared.known and declared.kind not in ("list", "grid", "map") \
+                and not declared.optional:
+            self.report("E0229", f"`{d.name}` is {_a(declared)}: it has no shape to show or hide "
+                        "(only a list, deck, grid or map, or a value that may be `none`, has one)",
+                        d, hint=f"remove `{option}`")
+        elif d.shape == "secret" and d.public_top is not None:
+            self.report("E0229", f"`top {d.public_top} public` shows how many elements lie on "
+                        f"top, so the shape of `{d.name}` cannot be secret", d,
+                        hint="keep one of them")
 
     def decl_component_state(self, d: A.ComponentStateDecl) -> None:
         """`on Record name: type`: the record must be a kind of component (a table makes
@@ -591,7 +612,8 @@ class _Checker:
                         hint="a component's printed fields never change; give its state "
                              "another name")
         for option, present in (("owner", d.visibility == "owner"), ("stacked", d.stacked),
-                                (f"top {d.public_top} public", d.public_top is not None)):
+                                (f"top {d.public_top} public", d.public_top is not None),
+                                (f"shape {d.shape}", d.shape is not None)):
             if present:
                 self.report("E0210", f"`{option}` does not fit state on a component", d,
                             hint="state on a component is `public` (the default) or `secret`, "
