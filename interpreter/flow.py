@@ -984,8 +984,18 @@ class SimFrame(Frame):
         return self.branches[i][-1]
 
     def step(self, m, stack):
+        # A `stop` or `end game` from a part that the part does not end unwinds the stack
+        # past this frame (Machine.run_branch): then nothing more of it runs.
+        def gone():
+            return not stack or stack[-1] is not self
+
         if self.waiting is None:  # start: each part runs up to its first decision
-            self.waiting = [i for i in range(len(self.branches)) if m.run_branch(self, i)]
+            self.waiting = []
+            for i in range(len(self.branches)):
+                if m.run_branch(self, i):
+                    self.waiting.append(i)
+                elif gone():
+                    return None
         while self.waiting:
             if self.k < len(self.waiting):
                 frame = self.waiting_frame()
@@ -996,6 +1006,8 @@ class SimFrame(Frame):
                     return decision
                 # a `given` left this part nothing to choose: it goes on without the decision
                 if not m.run_branch(self, self.waiting[self.k]):
+                    if gone():
+                        return None
                     del self.waiting[self.k]
                 continue
             # every decision of the round is made: carry them out, in order
@@ -1003,6 +1015,8 @@ class SimFrame(Frame):
             for i, answer in zip(self.waiting, self.answers):
                 if m.run_branch(self, i, answer):
                     went_on.append(i)
+                elif gone():
+                    return None
             self.waiting, self.answers, self.k = went_on, [], 0
         stack.pop()
         return None

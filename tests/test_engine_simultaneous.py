@@ -92,3 +92,37 @@ def test_a_clone_and_a_replay_of_a_half_made_round_agree():
     copy.apply("play:5", 2)
     g.apply("play:5", 2)
     assert copy.digest() == g.digest()
+
+
+STOP_FROM_A_PART = header("3") + """
+global rounds_done: int = 0
+global took: list of int
+play {
+    rounds 2 {
+        simultaneously for p in players {
+            choose p "Go on?" {
+                option halt where p == players[1] {
+                    stop
+                }
+                option go {
+                    add seat(p) to took
+                }
+            }
+        }
+        increase rounds_done by 1
+    }
+    log "{rounds_done} {took}"
+}
+"""
+
+
+def test_a_stop_in_a_part_ends_the_loop_around_the_simultaneous_decisions():
+    """Found by the mutation fuzzer: the parts after the one that stopped were run on although
+    the `simultaneously` had been unwound (an IndexError)."""
+    g = game_of(STOP_FROM_A_PART, players=3)
+    g.apply("halt", 1)
+    g.apply("go", 2)
+    g.apply("go", 3)
+    assert g.over
+    assert g.state.globals["rounds_done"] == 0
+    assert g.state.globals["took"] == []  # the later parts were not carried out
