@@ -790,16 +790,20 @@ class _Printer:
             inner.extend(self._option(option, d + 1))
         if s.otherwise is not None:
             after = _end(s.options[-1]) if s.options else _end(s.prompt or s.player)
-            line = self.src.find(r"(?<!\w)otherwise(?!\w)", after, _end(s))
-            closer = self.src.find_last("}", _closing(s))
-            if not isinstance(self.src, _Source) and s.span is not None:
-                line = after[0] + 1 if after else s.span.line + 1
-                closer = s.span.end_line - 1
-            inner.extend(self.braced(s, d + 1, [_Line("otherwise")],
-                                     self.stmts(s.otherwise, d + 2),
-                                     after=None if line is None else (line, 1),
-                                     closer_at=closer, first=line))
+            inner.extend(self._closing_block(s, d, "otherwise", s.otherwise, after))
         return self.braced(s, d, head, inner, after=_end(s.prompt or s.player))
+
+    def _closing_block(self, s, d, word: str, body, after):
+        """The last block inside a statement's braces, opened by its own word (`otherwise` of
+        a `choose`, `start over` of a `compose`)."""
+        line = self.src.find(rf"(?<!\w){word.split()[0]}(?!\w)", after, _end(s))
+        closer = self.src.find_last("}", _closing(s))
+        if not isinstance(self.src, _Source) and s.span is not None:
+            line = after[0] + 1 if after else s.span.line + 1
+            closer = s.span.end_line - 1
+        return self.braced(s, d + 1, [_Line(word)], self.stmts(body, d + 2),
+                           after=None if line is None else (line, 1), closer_at=closer,
+                           first=line)
 
     def _s_compose(self, s, d):
         prompt = " " + self.template(s.prompt) if s.prompt is not None else ""
@@ -813,15 +817,7 @@ class _Printer:
             inner.extend(self._compose_step(step, d + 1))
         if s.start_over is not None:
             after = _end(s.steps[-1]) if s.steps else _end(anchor)
-            line = self.src.find(r"(?<!\w)start(?!\w)", after, _end(s))
-            closer = self.src.find_last("}", _closing(s))
-            if not isinstance(self.src, _Source) and s.span is not None:
-                line = after[0] + 1 if after else s.span.line + 1
-                closer = s.span.end_line - 1
-            inner.extend(self.braced(s, d + 1, [_Line("start over")],
-                                     self.stmts(s.start_over, d + 2),
-                                     after=None if line is None else (line, 1),
-                                     closer_at=closer, first=line))
+            inner.extend(self._closing_block(s, d, "start over", s.start_over, after))
         return self.braced(s, d, _cat(*parts), inner, after=_end(anchor))
 
     def _compose_step(self, step, d):

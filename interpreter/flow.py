@@ -905,13 +905,18 @@ class ChooseFrame(Frame):
         self.decision = decision
         return decision
 
-    def receive(self, m, stack, answer: str, logged: bool = False) -> None:
+    def taken(self, m, answer: str, logged: bool):
+        """The waiting decision and its chosen option, counted and logged."""
         decision = self.decision
         chosen = decision.by_id[answer]
         self.decision = None
         m.state.decisions += 1
         if not logged:
             m.log_decision(decision, chosen)
+        return decision, chosen
+
+    def receive(self, m, stack, answer: str, logged: bool = False) -> None:
+        decision, chosen = self.taken(m, answer, logged)
         repeat = self.op.node.repeat
         if chosen.option is None:  # `skip`, or the `done` of a `repeat choose`
             if not repeat or chosen.id == DONE:
@@ -948,12 +953,7 @@ class ComposeFrame(ChooseFrame):
         return decision
 
     def receive(self, m, stack, answer: str, logged: bool = False) -> None:
-        decision = self.decision
-        chosen = decision.by_id[answer]
-        self.decision = None
-        m.state.decisions += 1
-        if not logged:
-            m.log_decision(decision, chosen)
+        decision, chosen = self.taken(m, answer, logged)
         if chosen.id == A.COMPOSE_DONE and chosen.option is None:
             stack.pop()
             return
