@@ -11,11 +11,17 @@ from .view import view
 
 
 class Agent(Protocol):
-    def decide(self, game_view: dict, options: list[tuple[str, str]]) -> str: ...
+    """`options` are (id, label) pairs. An agent whose `reads_labels` is False gets (id, None):
+    an option's label is worked out only when read, and labels can cost more than the rest
+    of a decision."""
+
+    def decide(self, game_view: dict, options: list[tuple[str, str | None]]) -> str: ...
 
 
 class RandomAgent:
     """Uniformly random legal option, from its own seeded generator (reproducible)."""
+
+    reads_labels = False
 
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed)
@@ -26,6 +32,8 @@ class RandomAgent:
 
 class FirstAgent:
     """Always the first legal option: a deterministic baseline."""
+
+    reads_labels = False
 
     def decide(self, game_view, options):
         return options[0][0]
@@ -71,7 +79,8 @@ def play_out(game: Game, agents: dict[int, Agent], max_decisions: int = 1_000_00
                 hint="check that the game's end condition can be reached")])
         seat = game.pending.player.seat
         agent = agents[seat]
-        options = game.legal_options(bots=not getattr(agent, "person", False))
+        options = game.legal_options(bots=not getattr(agent, "person", False),
+                                     labels=getattr(agent, "reads_labels", True))
         choice = agent.decide(view(game, seat) if isinstance(agent, NeedsView) else None,
                               options)
         game.apply(choice, seat)

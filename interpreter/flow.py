@@ -25,12 +25,27 @@ DONE = "done"  # the option `repeat choose` adds: the player has finished
 
 
 # ------------------------------------------------------------------------------ decisions
-@dataclass
 class OptionInstance:
-    id: str
-    label: str
-    option: "OptionCode | None"
-    env: dict
+    """A legal option: its id, what it reads as, the option it instantiates and its bindings.
+
+    The label may be given as a function of no arguments: it is then worked out the first time
+    it is read (shown to a person, logged once chosen, saved), so that bots, who read only ids,
+    never pay for the labels of the options they do not take. Such a function leaves no trace
+    in the game (``Machine.traceless``), so reading a label or not never changes the game."""
+
+    __slots__ = ("id", "_label", "option", "env")
+
+    def __init__(self, id: str, label, option: "OptionCode | None", env: dict):
+        self.id, self._label, self.option, self.env = id, label, option, env
+
+    @property
+    def label(self) -> str:
+        if not isinstance(self._label, str):
+            self._label = self._label()
+        return self._label
+
+    def __repr__(self) -> str:
+        return f"OptionInstance({self.id!r})"
 
 
 @dataclass

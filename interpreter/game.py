@@ -136,41 +136,43 @@ class Game:
         watcher, machine.watcher = machine.watcher, None  # checks show nobody anything
         # Checking leaves no trace in the game (its steps, structures made, random draws), so
         # that how often invariants are checked never changes the game itself.
-        st = machine.state
-        kept = st.steps, st.struct_ids, st.rng.state
         try:
-            moments = self.rules.code.invariant_moments
-            for inv, test, reads in self.rules.code.invariants:
-                if touched is not None and reads is not None and touched.isdisjoint(reads) \
-                        and inv.name not in self._owed:
-                    continue  # nothing it reads has changed since it last held
-                try:
-                    machine.tick(inv)
-                    when = moments.get(inv.name)
-                    if when is not None and not truth(when(machine, {}), inv.when):
-                        self._owed.add(inv.name)  # not now: at its next moment
-                        continue
-                    self._owed.discard(inv.name)
-                    ok = truth(test(machine, {}), inv.test)
-                except RuleError as err:
-                    self._fail(err)
-                if not ok:
-                    detail = explain(machine, inv.test, {})
-                    self._fail(RuleError("E0313", f"invariant `{inv.name}` does not hold: "
-                                         f"{inv.description}{detail}", inv))
+            machine.traceless(lambda: self._check_each(machine, touched))
         finally:
             machine.watcher = watcher
-            st.steps, st.struct_ids, st.rng.state = kept
+
+    def _check_each(self, machine, touched) -> None:
+        moments = self.rules.code.invariant_moments
+        for inv, test, reads in self.rules.code.invariants:
+            if touched is not None and reads is not None and touched.isdisjoint(reads) \
+                    and inv.name not in self._owed:
+                continue  # nothing it reads has changed since it last held
+            try:
+                machine.tick(inv)
+                when = moments.get(inv.name)
+                if when is not None and not truth(when(machine, {}), inv.when):
+                    self._owed.add(inv.name)  # not now: at its next moment
+                    continue
+                self._owed.discard(inv.name)
+                ok = truth(test(machine, {}), inv.test)
+            except RuleError as err:
+                self._fail(err)
+            if not ok:
+                detail = explain(machine, inv.test, {})
+                self._fail(RuleError("E0313", f"invariant `{inv.name}` does not hold: "
+                                     f"{inv.description}{detail}", inv))
 
     # -------------------------------------------------------------------------- decisions
-    def legal_options(self, bots: bool = False) -> list[tuple[str, str]]:
+    def legal_options(self, bots: bool = False,
+                      labels: bool = True) -> list[tuple[str, str | None]]:
         """(id, label) of every legal option of the pending decision, or [] when none. With
         `bots`, without `start_over` of a composed decision while another option is legal:
-        what a bot chooses among, so that it always finishes the decision."""
+        what a bot chooses among, so that it always finishes the decision. Without `labels`,
+        (id, None): labels are worked out only when read."""
         if self.pending is None:
             return []
         options = self.pending.forward_options() if bots else self.pending.options
-        return [(o.id, o.label) for o in options]
+        return [(o.id, o.label if labels else None) for o in options]
 
     def pending_seat(self) -> int | None:
         return self.pending.player.seat if self.pending else None

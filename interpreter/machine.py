@@ -278,10 +278,15 @@ class Machine(Evaluator):
         showing = getattr(getattr(frame, "op", None), "showing", None)
         if not showing or getattr(frame, "decision", None) is None:
             return None
+        return self.traceless(lambda: [e(self, frame.env) for e in showing])
+
+    def traceless(self, work):
+        """`work()`, leaving no trace in the game: the steps it took (still bounded by what is
+        left of the budget), the structures it made and its random draws are undone."""
         st = self.state
         kept = st.steps, st.struct_ids, st.rng.state
         try:
-            return [e(self, frame.env) for e in showing]
+            return work()
         finally:
             st.steps, st.struct_ids, st.rng.state = kept
 
@@ -302,15 +307,23 @@ class Machine(Evaluator):
                     oid = f"{base}~{n}"
                     n += 1
                 seen.add(oid)
-                label = opt.label(self, combo) if opt.label is not None else " ".join(
-                    [opt.name.replace("_", " ")] + [show(combo[b.name]) for b in opt.binds])
-                out.append(OptionInstance(oid, label, opt, combo))
+                label = self.label_of(opt, combo)
+                out.append(OptionInstance(oid, label if self.watcher is None else label(), opt,
+                                          combo))
                 if len(out) > limit:
                     raise RuleError("E0303", f"more than {limit} options at one decision",
                                     op.node, "split the choice into smaller steps")
         if codes is None and op.node.optional and out:
             out.append(OptionInstance("skip", "Skip", None, env))
         return out
+
+    def label_of(self, opt, combo):
+        """How an option reads, to be worked out when read (see OptionInstance). An audited
+        decision (a person who may undo) reads them at once: what they show is seen now."""
+        if opt.label is None:
+            return lambda: " ".join([opt.name.replace("_", " ")]
+                                    + [show(combo[b.name]) for b in opt.binds])
+        return lambda: self.traceless(lambda: opt.label(self, combo))
 
     def combinations(self, binds, env, positions=()):
         """Every combination of several bindings (options, reactions) with each value's 1-based

@@ -89,3 +89,67 @@ play {
     assert [o for o, _ in g.legal_options()] == ["done"]
     g.apply("done")
     assert g.state.seats[0].vars["bought"] == ["worker", "token", "worker"]
+
+
+DRAWING_LABELS = header() + """
+global deck: deck of int = [1, 2, 3, 4, 5, 6] secret
+player total: int = 0
+player seen: list of int
+setup {
+    shuffle deck
+}
+play {
+    rounds 3 {
+        for p in players {
+            choose p "Draw" {
+                option take for k in 1..3 label "take {k} (a guess: {shuffled([1, 2, 3])})" {
+                    increase p.total by k
+                    add top(shuffled(deck)) to p.seen
+                }
+            }
+        }
+    }
+}
+"""
+
+
+def _played(read_labels: bool):
+    from rulebook.interpreter.agents import RandomAgent
+
+    g = game_of(DRAWING_LABELS, seed=4)
+    agent = RandomAgent(9)
+    while not g.over:
+        options = g.legal_options(labels=read_labels)
+        if read_labels:
+            assert all(label.startswith("take ") for _, label in options)
+        seat = g.pending.player.seat
+        g.apply(agent.decide(None, options), seat)
+    return g
+
+
+def test_reading_the_labels_or_not_never_changes_the_game():
+    """Labels are worked out when read, and leave no trace: a label that draws at random (or
+    costs steps) changes neither the draws of the game nor its step count."""
+    quiet, reading = _played(False), _played(True)
+    assert quiet.state.steps == reading.state.steps
+    assert [s.vars for s in quiet.state.seats] == [s.vars for s in reading.state.seats]
+    assert quiet.state.rng.state == reading.state.rng.state
+    assert quiet.machine.state.log == reading.machine.state.log  # the chosen label is logged
+
+
+def test_a_label_that_cannot_be_worked_out_is_reported_when_read():
+    g = game_of(header() + """
+global xs: list of int = []
+play {
+    choose players[1] "Pick" {
+        option pick for k in 1..2 label "{k}: {top(xs) + 1}" {
+            log "picked"
+        }
+    }
+}
+""")
+    from rulebook.interpreter.errors import RuleError
+
+    with pytest.raises(RuleError) as err:
+        g.legal_options()
+    assert err.value.code in ("E0306", "E0312")
