@@ -21,9 +21,14 @@ class _GuardedGroup(click.Group):
 
     def invoke(self, ctx: click.Context):
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a reader that went away is found here, not at exit
+            return result
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except BrokenPipeError:  # `rulebook ... | head`: the reader has all it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(1)
         except MemoryError:
             click.echo("error[E0316]: the run went beyond its memory limit\n"
                        "  = help: `--max-memory` raises the limit of the commands that run games",

@@ -313,3 +313,20 @@ def test_fmt_of_a_broken_file_reports_and_exits_1(tmp_path: Path):
 def test_fmt_check_of_the_shipped_rulesets_passes():
     result = invoke("fmt", "--check", str(ROOT / "rulesets"))
     assert result.exit_code == 0, result.output
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    """`rulebook check ... | head`: the pipe is closed before the command writes; it stops
+    with exit code 1 and no internal error nor traceback."""
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "rulebook", "check", "--assumptions",
+                               str(Path(__file__).parents[1] / "rulesets" / "beer_empire")],
+                              stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 1
+    assert "E0999" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
