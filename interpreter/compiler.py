@@ -354,22 +354,32 @@ def _call(node, scope):
             return m.changed_at(node.args[0], env, node)
         return changed
 
+    # What the name calls, looked up once per compiled ruleset (a closure may serve several
+    # rulesets: a variant shares its game's declarations): [code, body, define, plain call].
+    known: list = [None, None, None, False]
+
     def f(m, env):
         code = m.rules.code
-        body = code.defines.get(name)
+        if known[0] is not code:
+            body = code.defines.get(name)
+            define = m.rules.defines[name] if body is not None else None
+            known[:] = [code, body, define, define is not None and name not in code.modifiers
+                        and len(args) == len(define.params)]
+        _, body, define, plain = known
         values = [a(m, env) for a in args]
         if body is None:
             return m.call_builtin(name, values, node)
-        define = m.rules.defines[name]
-        params = define.params
-        if len(values) != len(params) or name in code.modifiers:
+        if not plain:
             return m.call_define(define, values, node)  # the errors, and modifiers after
         m.depth += 1
         try:
             if m.depth > m.limits.max_depth:
                 m.too_deep(define, node)
-            m.tick(node, DEFINE_CALL_STEPS)
-            return body(m, dict(zip(params, values)))
+            st = m.state
+            st.steps += DEFINE_CALL_STEPS  # `tick`, inline
+            if st.steps >= m.next_check:
+                m.steps_checked(node)
+            return body(m, dict(zip(define.params, values)))
         finally:
             m.depth -= 1
     return f
