@@ -109,7 +109,8 @@ class _SaveTarget:
 @click.command()
 @click.argument("ruleset")
 @click.option("--players", type=click.IntRange(1, 100), default=None,
-              help="Number of seats (default: the minimum).")
+              help="Number of players, as the header counts them (automaton seats come on top;"
+                   " default: the minimum).")
 @click.option("--seed", type=click.IntRange(-2 ** 63, 2 ** 63 - 1), default=None,
               help="Random seed (default: a fresh one, printed when the game ends).")
 @click.option("--seat", "seats", multiple=True, metavar="K=KIND",
@@ -225,7 +226,8 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
 @click.argument("ruleset")
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True)
 @click.option("--players", type=click.IntRange(1, 100), default=None,
-              help="Number of seats (default: the minimum).")
+              help="Number of players, as the header counts them (automaton seats come on top;"
+                   " default: the minimum).")
 @click.option("--seed", type=click.IntRange(-2 ** 63, 2 ** 63 - 1), default=0, show_default=True,
               help="Seed of game 1 (game i uses seed+i).")
 @click.option("--jobs", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
