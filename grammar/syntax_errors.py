@@ -79,7 +79,23 @@ def _named_mistake(tok, expected, text: str):
     if tok.type == "_NL" and "LBRACE" in expected:
         return ("E0107", "expected `{` to open a block on this line",
                 "put the opening `{` at the end of the line that starts the block")
+    word = _WORD_BEFORE.search(line[:max(0, tok.column - 1)])
+    if set(expected) == {"LPAR"} and word and word.group(1) in _reserved_words():
+        name = word.group(1)  # `first == 1`: a name bound with a word of the language
+        return ("E0100", f"`{name}` is a word of the language (`{name}(...)`), so it cannot name "
+                         "a value here",
+                f"write `{name}(...)` to use it; a value of yours named `{name}` (a `let`, a "
+                f"parameter) needs another name, such as `the_{name}`")
     return None
+
+
+_WORD_BEFORE = re.compile(r"(\w+)\s*$")
+
+
+def _reserved_words() -> frozenset:
+    from ..validator.semantic import RESERVED_WORDS  # only when a file fails to parse
+
+    return RESERVED_WORDS
 
 
 def describe_syntax_error(err: UnexpectedInput, text: str, name: str) -> Diagnostic:
