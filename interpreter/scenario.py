@@ -72,15 +72,21 @@ class _Run:
         self.failures.append(self.diagnostic(node, message, hint, at))
         raise _Stop()
 
+    def start(self) -> Diagnostic | None:
+        """Start the game; the error that kept it from starting, if any."""
+        try:
+            rules = self.runner.rules()
+            self.game = Game(rules, self.players, self.seed, self.runner.game_limits(),
+                             ruleset_ref=rules.source_path)
+        except DiagnosticError as e:
+            self.runner.pool[0] -= getattr(e, "steps", 0)
+            return e.diagnostics[0]
+        return None
+
     def ensure_game(self, node) -> Game:
         if self.game is None:
-            try:
-                rules = self.runner.rules()
-                self.game = Game(rules, self.players, self.seed, self.runner.game_limits(),
-                                 ruleset_ref=rules.source_path)
-            except DiagnosticError as e:
-                self.runner.pool[0] -= getattr(e, "steps", 0)
-                d = e.diagnostics[0]
+            d = self.start()
+            if d is not None:
                 self.stop(node, f"the game could not start: {d.located()}: {d.message}", d.hint)
         if self.last_error is not None:
             d = self.last_error
@@ -276,6 +282,8 @@ class _Run:
             self.fail(item, f"{why}a log line{reader} contains `{text}`: {found[0]}")
 
     def sc_expect_error(self, item):
+        if self.game is None and self.last_error is None:  # an error while the game starts
+            self.last_error = self.start()
         if self.last_error is None:
             self.fail(item, f"expected the game to stop with an error containing `{item.text}`")
             return

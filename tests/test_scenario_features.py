@@ -407,3 +407,31 @@ scenario "the top is face up" {
     out = run_file(str(game))
     assert failures(out) == [
         "a wrong expectation, reported: player 1 does not see `pile[2]`"]
+
+
+def test_expect_error_first_catches_an_error_while_the_game_starts(tmp_path):
+    game = tmp_path / "broken.rules"
+    game.write_text('''game "Broken setup" {
+    players 2
+}
+global xs: list of int
+setup {
+    log "{top(xs) + 1}"
+}
+''')
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    scenarios = tests / "t.rules"
+    scenarios.write_text('''scenario "the setup stops" {
+    ruleset "../broken.rules"
+    players 2
+    expect error "needs numbers"
+}
+scenario "another text" {
+    ruleset "../broken.rules"
+    players 2
+    expect error "garden"
+}
+''')
+    failed = failures(run_file(str(scenarios)))
+    assert len(failed) == 1 and "not `garden`" in failed[0], failed
