@@ -77,6 +77,8 @@ def _listed(name: str, v, view: dict) -> bool:
         return False
     if isinstance(v, dict) and v.get("hidden"):
         return v.get("size", 1) != 0 and v.get("present", True)
+    if isinstance(v, list) and v and all(isinstance(row, list) for row in v):
+        return any(cell is not None for row in v for cell in row)  # a grid with nothing in it
     return v not in (None, 0, False, [], "") and v != {"map": []}
 
 

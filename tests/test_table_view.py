@@ -148,3 +148,22 @@ def test_internal_state_is_never_listed_and_cannot_also_be_shown():
     from rulebook.validator.semantic import check_program
     both = TABLE.replace("global scratch: int", "global scratch: int shown internal")
     assert [d.code for d in check_program(parse_text(both, "t")) if d.is_error] == ["E0210"]
+
+
+def test_a_grid_with_nothing_in_it_is_left_out_until_something_is_placed():
+    g = game_of(header() + """
+global bed: grid 1 by 2 of int?
+global marks: grid 1 by 2 of int? shown
+play {
+    choose players[1] "Plant" {
+        option plant {
+            set bed[1, 2] = 7
+        }
+    }
+}
+""")
+    before = render_view(view(g, 1))
+    assert "bed" not in before
+    assert "marks" in before  # marked `shown`: listed even empty
+    g.apply("plant", 1)
+    assert "row 1: - | 7" in render_view(view(g, 1))
