@@ -172,7 +172,16 @@ class Game:
         if self.pending is None:
             return []
         options = self.pending.forward_options() if bots else self.pending.options
-        return [(o.id, o.label if labels else None) for o in options]
+        return list(zip([o.id for o in options],
+                        self.labels(options) if labels else [None] * len(options)))
+
+    def labels(self, options) -> list[str]:
+        """How options read, worked out now (OptionInstance): a label the rules cannot work out
+        ends the game with its located error, as any rule that fails."""
+        try:
+            return [o.label for o in options]
+        except RuleError as err:
+            self._fail(err)
 
     def pending_seat(self) -> int | None:
         return self.pending.player.seat if self.pending else None
@@ -185,7 +194,8 @@ class Game:
             raise IllegalDecision(f"a decision is an option id (text), not {option!r}")
         if option in self.pending.by_id:
             return option
-        by_label = [o.id for o in self.pending.options if o.label == option]
+        options = self.pending.options
+        by_label = [o.id for o, label in zip(options, self.labels(options)) if label == option]
         if len(by_label) == 1:
             return by_label[0]
         if by_label:
@@ -339,12 +349,16 @@ class Game:
             raise DiagnosticError([Diagnostic(
                 "E0314", "a game whose state a scenario set with `given` cannot be saved",
                 hint="saves hold the decisions of a game played from its start")])
+        try:
+            flow = write_game(self.machine)  # reads the waiting decision's labels
+        except RuleError as err:
+            self._fail(err)
         return {
             "format": SAVE_FORMAT, "version": SAVE_VERSION, "ruleset": self.ruleset_ref,
             "title": self.rules.title, "rules_fingerprint": self.rules.fingerprint,
             "declarations": dict(self.rules.declaration_prints),
             "players": self.players, "seed": self.seed, "history": self.history,
-            "game": write_game(self.machine), "digest": self.digest(),
+            "game": flow, "digest": self.digest(),
         }
 
     @classmethod

@@ -55,6 +55,7 @@ class Machine(Evaluator):
         # (a structure's field, a list reached through a local name), so check them all.
         self.touched: set[str] | None = None
         self.stack: list = [RunFrame()]
+        self.side_steps = 0  # the steps of work that left no trace (see `traceless`)
 
     # --------------------------------------------------------------------------- running
     def start(self) -> Decision | None:
@@ -281,14 +282,22 @@ class Machine(Evaluator):
         return self.traceless(lambda: [e(self, frame.env) for e in showing])
 
     def traceless(self, work):
-        """`work()`, leaving no trace in the game: the steps it took (still bounded by what is
-        left of the budget), the structures it made and its random draws are undone."""
+        """`work()`, leaving no trace in the game: the steps it took, the structures it made and
+        its random draws are undone. Its steps are bounded by what is left of the game's budget
+        and counted apart (`Limits.max_side_steps`), so that work given back again and again
+        (labels read, invariants checked) still ends."""
         st = self.state
         kept = st.steps, st.struct_ids, st.rng.state
         try:
-            return work()
+            result = work()
         finally:
+            self.side_steps += st.steps - kept[0]
             st.steps, st.struct_ids, st.rng.state = kept
+        if self.side_steps > self.limits.max_side_steps:
+            raise RuleError("E0301", f"checks, labels and previews ran more than "
+                            f"{self.limits.max_side_steps:,} steps in one game", None,
+                            "make invariants and labels cheaper: they are worked out often")
+        return result
 
     def options(self, op, env, codes=None) -> list[OptionInstance]:
         """The legal options of a `choose` (or `codes`, the options of a `compose` step)."""
@@ -323,6 +332,7 @@ class Machine(Evaluator):
         if opt.label is None:
             return lambda: " ".join([opt.name.replace("_", " ")]
                                     + [show(combo[b.name]) for b in opt.binds])
+
         return lambda: self.traceless(lambda: opt.label(self, combo))
 
     def combinations(self, binds, env, positions=()):

@@ -223,7 +223,7 @@ class _Run:
         seat = self.seat_of(item.player, item)
         option = self.text(item.option, item)
         ids = self.legal_ids(seat)
-        labels = [o.label for o in self.game.pending.options] if ids else []
+        labels = self.game.labels(self.game.pending.options) if ids else []
         present = option in ids or option in labels
         if present != item.present:
             why = f"{item.message}: " if item.message else ""

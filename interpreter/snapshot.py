@@ -30,6 +30,7 @@ class Copier:
     def __init__(self, seats: dict[int, Seat]):
         self.seats = seats  # id(old seat) -> new seat
         self.memo: dict[int, object] = {}
+        self.machine = None  # the copy's machine, once made: it works out unread labels
 
     def value(self, v):
         t = type(v)
@@ -77,8 +78,15 @@ class Copier:
         if d is None:
             return None
         return Decision(self.value(d.player), d.prompt,
-                        [OptionInstance(o.id, o.label, o.option, self.value(o.env))
-                         for o in d.options], d.secret, d.node, d.clock)
+                        [self.option(o) for o in d.options], d.secret, d.node, d.clock)
+
+    def option(self, o: OptionInstance) -> OptionInstance:
+        """An option of a waiting decision; a label not read yet stays unread, to be worked out
+        by the copy's machine over the copy's state (a copy costs no label)."""
+        env = self.value(o.env)
+        if isinstance(o._label, str):
+            return OptionInstance(o.id, o._label, o.option, env)
+        return OptionInstance(o.id, lambda: self.machine.label_of(o.option, env)(), o.option, env)
 
     def frame(self, f):
         new = object.__new__(type(f))
@@ -136,7 +144,7 @@ def copy_machine(machine, rules, limits):
     from .machine import Machine
 
     state, c = copy_state(machine.state)
-    new = Machine(rules, state, limits)
+    new = c.machine = Machine(rules, state, limits)
     new.set_up, new.dirty = machine.set_up, machine.dirty
     new.touched = None if machine.touched is None else set(machine.touched)
     new.stack = [c.frame(f) for f in machine.stack]

@@ -30,6 +30,9 @@ class Limits:
     max_number: int = 2 ** 53         # absolute value of any integer
     max_options: int = 5_000          # legal options at one decision point
     decision_steps: int = 500         # what asking for one decision costs (bounds endless games)
+    # Work that leaves no trace in the game (invariant checks, labels, previews) gives its steps
+    # back, so it is counted apart: all of it in one run of a game, on top of `max_steps`.
+    max_side_steps: int = 30_000_000
     max_log_lines: int = 100_000      # lines in a game's log
     max_log_chars: int = 10_000_000   # characters in a game's log, all lines together
     # Resident memory of the whole process, in bytes, checked as the rules run (None: no limit).

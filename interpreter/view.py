@@ -72,7 +72,8 @@ def view(game: Game, viewer: int | None) -> dict:
             "player": game.pending.player.seat,
             "prompt": game.pending.prompt if (mine or not game.pending.secret) else None,
             "secret": game.pending.secret,
-            "options": [{"id": o.id, "label": o.label} for o in game.pending.options]
+            "options": [{"id": o.id, "label": label} for o, label in
+                        zip(game.pending.options, game.labels(game.pending.options))]
             if mine else None,
             # a `compose`'s preview: what the decider's choices so far make, to them only
             "showing": _preview(game, describe) if mine else None,

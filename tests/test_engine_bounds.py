@@ -77,3 +77,21 @@ def test_a_number_beyond_the_engine_is_refused_where_it_is_written():
         parse_text(header("1") + "global board: grid 100000000000000000 by 3 of int?\n", "t")
     d = e.value.diagnostics[0]
     assert (d.code, d.line, d.column) == ("E0122", 4, 20)
+
+
+def test_labels_read_again_and_again_still_end():
+    """A label leaves no trace (its steps are given back), so labels are counted apart: a
+    decision whose labels are costly stops with E0301 once they have cost the side budget."""
+    g = game_of(header() + """
+play {
+    choose players[1] "Pick" {
+        option pick for k in 1..200 label "{k}: {sum(i for i in 1..500)}" {
+            log "picked"
+        }
+    }
+}
+""", limits=Limits(max_steps=20_000, max_side_steps=50_000))
+    with pytest.raises(DiagnosticError) as err:
+        g.legal_options()
+    (d,) = err.value.diagnostics
+    assert d.code == "E0301" and "labels" in d.message

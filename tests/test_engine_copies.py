@@ -303,3 +303,18 @@ def test_a_scenario_naming_a_bundled_ruleset_checks_and_runs(tmp_path):
     tested = CliRunner().invoke(main, ["test", str(path)])
     assert tested.exit_code == 0, tested.output
     assert "1 passed" in tested.output
+
+
+def test_a_copy_works_out_unread_labels_over_its_own_state():
+    """A copy costs no label: labels not read yet stay unread, and read on the copy they are
+    worked out by the copy's machine (so they agree with the original's)."""
+    rules = api.load("beverage")
+    game = Game(rules, 3, 5)
+    for _ in range(12):
+        game.apply(game.legal_options(labels=False)[0][0])
+    copy = game.clone()
+    unread = [o for o in copy.pending.options if not isinstance(o._label, str)]
+    assert unread, "the copy was made before any label was read"
+    assert copy.legal_options() == game.legal_options()
+    game.apply(game.legal_options()[0][0])  # the original moves on; the copy's labels stay
+    assert copy.legal_options()[0][1] == copy.pending.options[0].label

@@ -148,8 +148,10 @@ play {
     }
 }
 """)
-    from rulebook.interpreter.errors import RuleError
+    from rulebook.validator.diagnostics import DiagnosticError
 
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(DiagnosticError) as err:
         g.legal_options()
-    assert err.value.code in ("E0306", "E0312")
+    (d,) = err.value.diagnostics
+    assert d.code == "E0306" and (d.line, d.column) == (8, 41)  # the label's hole, located
+    assert g.error == d and g.pending is None  # the game ends with it, as any failing rule
