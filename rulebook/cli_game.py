@@ -1,9 +1,11 @@
 """The commands that run games: play, simulate, test, replay (registered on the `rulebook` group)."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from functools import partial
+from pathlib import Path
 
 import click
 
@@ -37,6 +39,33 @@ VARIANT_OPTION = click.option(
     "--variant", "variants", multiple=True, metavar="NAME",
     help="Add a variant of the game (a variant file's name beside the game, or its path). "
          "Repeat to combine several; two that change the same rule are refused.")
+
+
+def _count_hint(rules, variants, players: int) -> str:
+    """What to do about a player count the game does not seat: the variants beside the game
+    that seat that many (a game played alone against an automaton is often one)."""
+    from .api import load
+    from .loader import _FIRST_WORD, rules_files_in
+    from .validator.diagnostics import DiagnosticError
+
+    fitting = []
+    game = Path(rules.source_path)
+    for path in rules_files_in(game.parent):
+        if path == game or path.stem in variants:
+            continue
+        try:
+            head = path.read_text(encoding="utf-8", errors="replace")[:4096]
+            match = _FIRST_WORD.match(head)
+            if not match or match.group(1) != "variant":
+                continue
+            other = load(str(game), (*variants, path.stem))
+        except (DiagnosticError, OSError):
+            continue
+        if other.min_players <= players <= other.max_players:
+            fitting.append(f"`--variant {path.stem}`")
+    if fitting:
+        return f"with {players} player{'s' if players != 1 else ''}, add {' or '.join(fitting)}"
+    return "choose a player count the game allows, or one of its variants"
 
 
 def _load(ref: str, variants=()):
@@ -147,6 +176,9 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
         else:
             game = new_game(rules, players, _fresh_seed() if seed is None else seed, limits)
     except DiagnosticError as e:
+        if players is not None and [d.code for d in e.diagnostics] == ["E0315"]:
+            e.diagnostics[0] = dataclasses.replace(
+                e.diagnostics[0], hint=_count_hint(rules, variants, players))
         _fail(e.diagnostics, e.sources)
     unknown = sorted(k for k in kinds if not 1 <= k <= len(game.state.seats))
     if unknown:
@@ -257,7 +289,7 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json, invariants, va
         span = f"{rules.min_players}" + (f" to {rules.max_players}"
                                          if rules.max_players != rules.min_players else "")
         _fail([Diagnostic("E0315", f"{rules.title} is for {span} players, not {players}",
-                          hint="choose a player count the game allows, or one of its variants")])
+                          hint=_count_hint(rules, variants, players))])
     bar = None
     if sys.stderr.isatty():
         from rich.progress import Progress

@@ -330,3 +330,13 @@ def test_a_reader_that_goes_away_ends_the_command_quietly():
         os.close(write_end)
     assert proc.returncode == 1
     assert "E0999" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_a_player_count_the_game_does_not_seat_names_the_variants_that_do():
+    """Smartphone Inc. is for 2 to 5 companies; alone, a player plays against Steve."""
+    result = CliRunner().invoke(main, ["simulate", "smartphone_inc", "--players", "1",
+                                       "--games", "1"])
+    assert result.exit_code == 1
+    assert "E0315" in result.output and "with 1 player, add `--variant steve`" in result.output
+    result = CliRunner().invoke(main, ["simulate", "examples/tictactoe", "--players", "3"])
+    assert "choose a player count the game allows" in result.output
