@@ -334,6 +334,10 @@ class _Run:
             self.stop(test, f"cannot evaluate: {e.message}", e.hint)
 
     def _play(self, item, until) -> None:
+        if self.game is None and self.last_error is None:
+            self.last_error = self.start()  # a game that cannot start stopped with its error
+            if self.last_error is not None:
+                return
         game = self.ensure_game(item)
         if item.agent not in AGENTS:
             self.stop(item, f"unknown agent `{item.agent}`", "use `random` or `first`")
@@ -342,7 +346,8 @@ class _Run:
         try:
             while game.pending is not None and not (until is not None and self._holds(until)):
                 seat = game.pending.player.seat
-                game.apply(agents[seat].decide(None, game.legal_options(bots=True)), seat)
+                game.apply(agents[seat].decide(None, game.legal_options(bots=True, labels=False)),
+                           seat)
         except DiagnosticError as e:
             self.last_error = e.diagnostics[0]
 

@@ -432,6 +432,19 @@ scenario "another text" {
     players 2
     expect error "garden"
 }
+scenario "played to its end" {
+    ruleset "../broken.rules"
+    players 2
+    play to end with random
+    expect error "needs numbers"
+}
+scenario "played, and the error not expected" {
+    ruleset "../broken.rules"
+    players 2
+    play to end with random
+}
 ''')
     failed = failures(run_file(str(scenarios)))
-    assert len(failed) == 1 and "not `garden`" in failed[0], failed
+    assert len(failed) == 2, failed
+    assert "not `garden`" in failed[0]
+    assert "the game stopped with an error" in failed[1] and "needs numbers" in failed[1]
