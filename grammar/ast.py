@@ -757,9 +757,10 @@ class ConstDecl(Node):
     meta: Meta = Meta()
 
 
-class StateDecl(Node):
-    kind: Literal["state"]
-    scope: Literal["global", "player"]
+class StateOptions(Node):
+    """What a declared value is and how it is kept and shown (the fields of ``StateDecl`` and
+    ``ComponentStateDecl``; the checker says which options fit each)."""
+
     name: str
     type: TypeExpr
     initial: Expr | None = None
@@ -779,25 +780,17 @@ class StateDecl(Node):
     meta: Meta = Meta()
 
 
-class ComponentStateDecl(Node):
+class StateDecl(StateOptions):
+    kind: Literal["state"]
+    scope: Literal["global", "player"]
+
+
+class ComponentStateDecl(StateOptions):
     """``on Record name: type``: a value that every component of that record carries with it,
-    kept through `move` (the options are those of ``StateDecl``; the checker says which fit)."""
+    kept through `move`."""
 
     kind: Literal["component_state"]
     record: str
-    name: str
-    type: TypeExpr
-    initial: Expr | None = None
-    visibility: Literal["public", "owner", "secret"] = "public"
-    public_top: int | None = None
-    shape: Literal["public", "secret"] | None = None
-    at_least: Expr | None = None
-    at_most: Expr | None = None
-    stacked: bool = False
-    shown: bool = False
-    sorted: bool = False
-    internal: bool = False
-    meta: Meta = Meta()
 
     @property
     def key(self) -> str:

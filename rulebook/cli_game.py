@@ -45,21 +45,17 @@ def _count_hint(rules, variants, players: int) -> str:
     """What to do about a player count the game does not seat: the variants beside the game
     that seat that many (a game played alone against an automaton is often one)."""
     from .api import load
-    from .loader import _FIRST_WORD, rules_files_in
+    from .loader import first_word, rules_files_in
     from .validator.diagnostics import DiagnosticError
 
     fitting = []
     game = Path(rules.source_path)
     for path in rules_files_in(game.parent):
-        if path == game or path.stem in variants:
+        if path == game or path.stem in variants or first_word(path) != "variant":
             continue
         try:
-            head = path.read_text(encoding="utf-8", errors="replace")[:4096]
-            match = _FIRST_WORD.match(head)
-            if not match or match.group(1) != "variant":
-                continue
             other = load(str(game), (*variants, path.stem))
-        except (DiagnosticError, OSError):
+        except DiagnosticError:
             continue
         if other.min_players <= players <= other.max_players:
             fitting.append(f"`--variant {path.stem}`")

@@ -58,14 +58,19 @@ _FIRST_WORD = re.compile(r"\A(?:\s|#[^\n]*)*(\w+)")
 BUNDLED_NAME = re.compile(r"\A[A-Za-z0-9_][A-Za-z0-9_-]*(/[A-Za-z0-9_][A-Za-z0-9_-]*)?\Z")
 
 
-def is_game_file(path: Path) -> bool:
-    """Whether a file starts with a `game` header (read cheaply, without parsing)."""
+def first_word(path: Path) -> str | None:
+    """The word a file starts with (`game`, `variant`...), read cheaply, without parsing."""
     try:
         head = read_regular(path, 4096)[:4096].decode("utf-8", errors="replace")
     except DiagnosticError:
-        return False
+        return None
     match = _FIRST_WORD.match(head.removeprefix("\ufeff"))
-    return bool(match) and match.group(1) == "game"
+    return match.group(1) if match else None
+
+
+def is_game_file(path: Path) -> bool:
+    """Whether a file starts with a `game` header."""
+    return first_word(path) == "game"
 
 
 def rules_files_in(folder: Path) -> list[Path]:

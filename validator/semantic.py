@@ -298,18 +298,12 @@ class _Checker:
                     if claim(values, m.name, m, "name",
                              hint="enum members are global names: each must be unique"):
                         self.members[m.name] = name
-            elif kind == "pieces":
+            elif kind in ("pieces", "record"):
                 if name in PRIMITIVE_TYPES:
                     self.report("E0208", f"`{name}` is a built-in type", d,
-                                hint="rename the pieces")
+                                hint=f"rename the {kind}")
                 elif claim(types, name, d, "type"):
-                    self.pieces[name] = d
-            elif kind == "record":
-                if name in PRIMITIVE_TYPES:
-                    self.report("E0208", f"`{name}` is a built-in type", d,
-                                hint="rename the record")
-                elif claim(types, name, d, "type"):
-                    self.records[name] = d
+                    (self.pieces if kind == "pieces" else self.records)[name] = d
             elif kind in ("table", "const") or (kind == "state" and d.scope == "global"):
                 if name in BUILTIN_VALUES:
                     self.report("E0208", f"`{name}` is a built-in value", d,
