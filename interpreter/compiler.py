@@ -303,8 +303,7 @@ def _sort(node, scope):
     name = node.binding.name
 
     def f(m, env):
-        rows = [(e[name], m.sort_keys(keys, e)) for e in m.iterate(binds, None, env, node)]
-        return [v for v, _ in m.order(rows, node)]
+        return [v for v, _ in m.ranked(name, binds, None, keys, env, node)]
     return f
 
 

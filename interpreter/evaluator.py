@@ -464,11 +464,16 @@ class Evaluator:
             return None
         return [e[name] for e in self.iterate(binds, where, env, node)]
 
+    def ranked(self, name, binds, where, keys, env, node) -> list:
+        """(element, its key values) for each element of a binding that meets `where`, in the
+        order of the keys (sorts, `sole_max`, rankings, winners)."""
+        rows = [(e[name], self.sort_keys(keys, e)) for e in self.iterate(binds, where, env, node)]
+        return self.order(rows, node)
+
     def sole(self, name, binds, where, keys, env, node):
         """`sole_max`/`sole_min`: the element first in the order of its keys, or none when
         nothing qualifies or the next element has the same keys (a tie)."""
-        rows = [(e[name], self.sort_keys(keys, e)) for e in self.iterate(binds, where, env, node)]
-        ordered = self.order(rows, node)
+        ordered = self.ranked(name, binds, where, keys, env, node)
         if not ordered or len(ordered) > 1 and ordered[0][1] == ordered[1][1]:
             return None
         return ordered[0][0]

@@ -216,8 +216,7 @@ class Machine(Evaluator):
             return []
         node, binds, keys = w
         name = node.binding.name
-        rows = [(e[name], self.sort_keys(keys, e)) for e in self.iterate(binds, None, {}, node)]
-        ordered = self.order(rows, node)
+        ordered = self.ranked(name, binds, None, keys, {}, node)
         if not ordered:
             return []
         if any(k.kind == "random_key" for k in node.keys):
@@ -753,9 +752,7 @@ class Machine(Evaluator):
             raise RuleError("E0306", "`award` needs a list of numbers, like [5, 3, 1]",
                             node.amounts)
         name = node.binding.name
-        rows = [(e[name], self.sort_keys(op.keys, e))
-                for e in self.iterate(op.binds, op.where, env, node)]
-        ordered = self.order(rows, node)
+        ordered = self.ranked(name, op.binds, op.where, op.keys, env, node)
         drawn = any(k.kind == "random_key" for k in node.keys)  # a random key leaves no ties
         given = []
         rank = i = 0
