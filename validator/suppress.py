@@ -1,0 +1,142 @@
+"""Inline suppression: `# rulebook: ignore[W0201]` (several codes: `ignore[W0201, W0205]`).
+
+A comment after code on a line suppresses the codes named on that line. A comment on a line of its
+own suppresses them in what the next line of code starts: the whole block when that line opens
+one with `{` (a declaration, a phase, a step, an option...), else that statement with its
+continuation lines. Codes may be prefixes (`W02`), as for `--ignore`. Comments are found in the
+source text (grammar/source.py `comments_of`, the formatter's way), so the grammar is unchanged.
+
+A suppression that suppresses nothing is itself reported (W0210), as is one that names an error
+(errors cannot be suppressed), a code that does not exist or no code at all (W0211).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..grammar.source import _STRING_OR_COMMENT, comments_of
+from .diagnostics import Diagnostic
+
+UNUSED = "W0210"
+INVALID = "W0211"
+_DIRECTIVE = re.compile(r"rulebook\s*:\s*ignore\b\s*(?:\[([^\]]*)\])?")
+
+
+@dataclass
+class Suppression:
+    line: int  # where the comment is
+    column: int
+    first: int  # the lines it covers
+    last: int
+    codes: list[str]
+    used: set[str] = field(default_factory=set)
+
+    def covers(self, d: Diagnostic) -> str | None:
+        """The code of this suppression that silences ``d``, if any."""
+        if d.line is None or not (self.first <= d.line <= self.last):
+            return None
+        return next((c for c in self.codes if d.code.startswith(c)), None)
+
+
+def find_suppressions(text: str, file: str, known: set[str]) -> tuple[list[Suppression],
+                                                                      list[Diagnostic]]:
+    """The suppressions written in ``text``, and what is wrong with any of them."""
+    comments = [(line, col, body) for line, col, body in comments_of(text)
+                if "rulebook" in body]
+    if not comments:
+        return [], []
+    lines = text.splitlines()
+    masked = _STRING_OR_COMMENT.sub(lambda mo: " " * len(mo.group(0)), text).splitlines()
+    found: list[Suppression] = []
+    problems: list[Diagnostic] = []
+    for line, col, body in comments:
+        mo = _DIRECTIVE.search(body)
+        if mo is None:
+            continue
+        here = {"file": file, "line": line, "column": col, "severity": "warning"}
+        codes = [c.strip() for c in (mo.group(1) or "").split(",") if c.strip()]
+        if not codes:
+            problems.append(Diagnostic(
+                INVALID, "this suppression names no code", hint="name the codes it is for: "
+                "`# rulebook: ignore[W0201]`", **here))
+            continue
+        good = []
+        for code in codes:
+            why = _invalid(code, known)
+            if why:
+                problems.append(Diagnostic(INVALID, f"`{code}` cannot be suppressed: {why}",
+                                           hint="suppress warnings (W codes) by their code; "
+                                                "`rulebook explain CODE` describes one",
+                                           **here))
+            else:
+                good.append(code)
+        if not good:
+            continue
+        own_line = not lines[line - 1][: col - 1].strip()
+        first, last = (_covered(masked, line) if own_line else (line, line))
+        found.append(Suppression(line, col, first, last, good))
+    return found, problems
+
+
+def _invalid(code: str, known: set[str]) -> str | None:
+    if code.startswith("E"):
+        return "errors cannot be suppressed (the engine would refuse or fail on the file)"
+    if not any(k.startswith(code) for k in known if k.startswith("W")):
+        return "no warning has this code"
+    return None
+
+
+def _covered(masked: list[str], comment_line: int) -> tuple[int, int]:
+    """The lines covered by a suppression on a line of its own: those of what the next line of
+    code starts (``masked`` is the text with strings and comments blanked)."""
+    start = comment_line  # 1-based: masked[comment_line] is the line after the comment
+    while start < len(masked) and not masked[start].strip():
+        start += 1
+    if start >= len(masked):
+        return comment_line, comment_line
+    depth = 0
+    for index in range(start, len(masked)):
+        text = masked[index]
+        for ch in text:
+            if ch in "{([":
+                depth += 1
+            elif ch in "})]":
+                depth -= 1
+        continues = text.rstrip().endswith("\\")
+        if depth <= 0 and not continues:
+            return start + 1, index + 1
+    return start + 1, len(masked)
+
+
+def apply_suppressions(diagnostics: list[Diagnostic], sources: dict[str, str],
+                       report_unused: set[str], known: set[str]) -> list[Diagnostic]:
+    """``diagnostics`` less the warnings suppressed in their files, plus the W0210 and W0211
+    warnings of the files in ``report_unused`` (the files checked: a file read only as the game
+    a variant extends keeps its warnings for its own check)."""
+    by_file: dict[str, list[Suppression]] = {}
+    out: list[Diagnostic] = []
+    for file in report_unused:
+        if file in sources:
+            by_file[file], problems = find_suppressions(sources[file], file, known)
+            out.extend(problems)
+    for d in diagnostics:
+        suppressions = by_file.get(d.file or "")
+        if d.is_error or not suppressions:
+            out.append(d)
+            continue
+        hits = [(s, s.covers(d)) for s in suppressions]
+        hits = [(s, c) for s, c in hits if c]
+        for s, code in hits:
+            s.used.add(code)
+        if not hits:
+            out.append(d)
+    for file, suppressions in by_file.items():
+        for s in suppressions:
+            for code in s.codes:
+                if code not in s.used:
+                    out.append(Diagnostic(
+                        UNUSED, f"`# rulebook: ignore[{code}]` suppresses nothing here",
+                        severity="warning", file=file, line=s.line, column=s.column,
+                        hint="remove the code from the comment (or the comment), or move it "
+                             "to the line it is meant for"))
+    return out
