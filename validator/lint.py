@@ -73,19 +73,25 @@ class _Configs:
     def __init__(self, known: set[str], problems: list[Diagnostic]):
         self.known = frozenset(known)
         self.problems = problems
-        self.seen: set[str] = set()
+        self.by_folder: dict[str, LintConfig] = {}
+        self.by_path: dict[str, LintConfig] = {}
 
     def for_file(self, file: str | None) -> LintConfig:
-        path = find_config_file(file or ".")
+        folder = os.path.dirname(os.path.abspath(file or "x"))
+        if folder not in self.by_folder:
+            self.by_folder[folder] = self._read(find_config_file(file or "."))
+        return self.by_folder[folder]
+
+    def _read(self, path) -> LintConfig:
         if path is None:
             return LintConfig()
-        try:
-            return load_config(path, self.known)
-        except DiagnosticError as e:
-            if str(path) not in self.seen:
-                self.seen.add(str(path))
+        if str(path) not in self.by_path:
+            try:
+                self.by_path[str(path)] = load_config(path, self.known)
+            except DiagnosticError as e:
                 self.problems.extend(e.diagnostics)
-            return LintConfig()
+                self.by_path[str(path)] = LintConfig()
+        return self.by_path[str(path)]
 
 
 def _cite_warnings(files, checked: CheckResult, configs: _Configs,

@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from .diagnostics import Diagnostic, DiagnosticError
@@ -68,18 +67,14 @@ def find_config_file(start: str) -> Path | None:
     (a file or folder) upwards."""
     path = Path(os.path.abspath(start))
     folder = path if path.is_dir() else path.parent
-    return _find_in(folder)
-
-
-@lru_cache(maxsize=256)
-def _find_in(folder: Path) -> Path | None:
-    for candidate in (folder / "rulebook.toml", folder / "pyproject.toml"):
-        if candidate.is_file():
-            if candidate.name == "rulebook.toml" or _has_tool_table(candidate):
-                return candidate
-    if folder.parent == folder:
-        return None
-    return _find_in(folder.parent)
+    while True:
+        for candidate in (folder / "rulebook.toml", folder / "pyproject.toml"):
+            if candidate.is_file():
+                if candidate.name == "rulebook.toml" or _has_tool_table(candidate):
+                    return candidate
+        if folder.parent == folder:
+            return None
+        folder = folder.parent
 
 
 def _has_tool_table(path: Path) -> bool:
@@ -103,7 +98,6 @@ def _problem(path, message: str, line: int | None = None, column: int | None = N
                       hint="see docs/lint.md for the keys `rulebook check` reads")
 
 
-@lru_cache(maxsize=64)
 def load_config(path: Path, known: frozenset[str]) -> LintConfig:
     """The configuration in ``path``; raises DiagnosticError (E0010) when it is not usable."""
     try:

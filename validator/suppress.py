@@ -11,6 +11,7 @@ A suppression that suppresses nothing is itself reported (W0210), as is one that
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -113,14 +114,20 @@ def apply_suppressions(diagnostics: list[Diagnostic], sources: dict[str, str],
     """``diagnostics`` less the warnings suppressed in their files, plus the W0210 and W0211
     warnings of the files in ``report_unused`` (the files checked: a file read only as the game
     a variant extends keeps its warnings for its own check)."""
+    # Files are compared by their real paths: a result taken from the check's cache names its
+    # files as the run that stored it did (`rulesets/x.rules` or `/abs/rulesets/x.rules`).
+    texts = {os.path.realpath(name): (name, text) for name, text in sources.items()}
     by_file: dict[str, list[Suppression]] = {}
+    names: dict[str, str] = {}
     out: list[Diagnostic] = []
     for file in report_unused:
-        if file in sources:
-            by_file[file], problems = find_suppressions(sources[file], file, known)
+        real = os.path.realpath(file)
+        if real in texts and real not in by_file:
+            names[real] = file
+            by_file[real], problems = find_suppressions(texts[real][1], file, known)
             out.extend(problems)
     for d in diagnostics:
-        suppressions = by_file.get(d.file or "")
+        suppressions = by_file.get(os.path.realpath(d.file)) if d.file else None
         if d.is_error or not suppressions:
             out.append(d)
             continue
@@ -130,7 +137,8 @@ def apply_suppressions(diagnostics: list[Diagnostic], sources: dict[str, str],
             s.used.add(code)
         if not hits:
             out.append(d)
-    for file, suppressions in by_file.items():
+    for real, suppressions in by_file.items():
+        file = names[real]
         for s in suppressions:
             for code in s.codes:
                 if code not in s.used:
