@@ -16,10 +16,10 @@ PLACEHOLDERS = frozenset({"todo", "tbd", "tbc", "fixme", "xxx", "assumed", "assu
                           "unknown", "guess", "placeholder"})
 
 
-def reasonless_assumptions(program: A.Program) -> list[Diagnostic]:
+def reasonless_assumptions(program: A.Program, nodes: list) -> list[Diagnostic]:
     out = []
-    for node in A.walk(program):
-        meta = getattr(node, "meta", None)
+    for node in nodes:
+        meta = node.__dict__.get("meta")  # getattr of a missing field costs an exception
         if isinstance(meta, A.Meta) and meta.assumed is not None \
                 and not gives_reason(meta.assumed):
             out.append(Diagnostic(

@@ -12,6 +12,7 @@ import re
 
 from ..grammar import ast as A
 from .diagnostics import Diagnostic, span_fields
+from .lint_walk import all_nodes
 
 CODE = "W0204"
 
@@ -35,7 +36,7 @@ def unlisted_cites(program: A.Program, sections, file: str, text: str = "") -> l
     normal = [_norm(s) for s in sections]
     by_norm = {_norm(s): s for s in sections}
     out = []
-    for node in A.walk(program):
+    for node in all_nodes(program):
         meta = getattr(node, "meta", None)
         if not isinstance(meta, A.Meta):
             continue

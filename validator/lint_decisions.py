@@ -14,10 +14,10 @@ from .lint_where import constant
 CODE = "W0205"
 
 
-def single_option_decisions(program: A.Program) -> list[Diagnostic]:
+def single_option_decisions(program: A.Program, nodes: list) -> list[Diagnostic]:
     consts = {d.name: d.value for d in program.declarations if isinstance(d, A.ConstDecl)}
     out = []
-    for node in A.walk(program):
+    for node in nodes:
         if not isinstance(node, A.Choose) or node.repeat or node.optional or node.confirm:
             continue
         if len(node.options) == 1 and all(_one_value(b.source, consts)

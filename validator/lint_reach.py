@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from ..grammar import ast as A
 from .diagnostics import Diagnostic, span_fields
+from .lint_walk import all_nodes
 from .lint_where import constant
 
 CODE = "W0203"
 _LEAVES = (A.EndGame, A.Stop, A.Pass)
 
 
-def unreached(program: A.Program) -> list[Diagnostic]:
-    return [*_unreached_procedures(program), *_unreached_statements(program)]
+def unreached(program: A.Program, nodes: list, by_root: list[tuple[object, list]]) \
+        -> list[Diagnostic]:
+    """``by_root``: each top-level item of the program with its nodes (lint_walk)."""
+    return [*_unreached_procedures(program, by_root), *_unreached_statements(program, nodes)]
 
 
 def _warn(node, message: str, hint: str, program: A.Program) -> Diagnostic:
@@ -26,27 +29,30 @@ def _warn(node, message: str, hint: str, program: A.Program) -> Diagnostic:
 
 
 # ---------------------------------------------------------------------------- procedures
-def _calls(node) -> set[str]:
-    return {n.name for n in A.walk(node) if isinstance(n, A.CallProcedure)}
+def _calls(nodes: list) -> set[str]:
+    return {n.name for n in nodes if isinstance(n, A.CallProcedure)}
 
 
-def _unreached_procedures(program: A.Program) -> list[Diagnostic]:
+def _unreached_procedures(program: A.Program, by_root) -> list[Diagnostic]:
     procedures = {d.name: d for d in program.declarations if isinstance(d, A.ProcedureDecl)}
     if not procedures:
         return []
     roots: set[str] = set()
-    for d in program.declarations:
-        if not isinstance(d, A.ProcedureDecl):
-            roots |= _calls(d)
-    roots |= _calls(program.scenarios) | _calls(program.overrides)
-    reached = procedure_calls(procedures, roots)
+    calls: dict[str, set[str]] = {}
+    for root, nodes in by_root:
+        if isinstance(root, A.ProcedureDecl):
+            calls[root.name] = _calls(nodes)
+        else:
+            roots |= _calls(nodes)
+    reached = procedure_calls(procedures, roots, calls)
     return [_warn(d, f"procedure `{d.name}` is never called by anything that runs",
                   "call it with `do` where the rule applies, or remove it", program)
             for name, d in procedures.items() if name not in reached]
 
 
-def procedure_calls(procedures: dict, roots: set[str]) -> set[str]:
-    """The procedures reached from calls of ``roots``, directly or through one another."""
+def procedure_calls(procedures: dict, roots: set[str], calls: dict | None = None) -> set[str]:
+    """The procedures reached from calls of ``roots``, directly or through one another
+    (``calls``: the procedures each one calls, when known)."""
     reached: set[str] = set()
     todo = [n for n in roots if n in procedures]
     while todo:
@@ -54,15 +60,17 @@ def procedure_calls(procedures: dict, roots: set[str]) -> set[str]:
         if name in reached:
             continue
         reached.add(name)
-        todo.extend(n for n in _calls(procedures[name].body) if n in procedures)
+        called = calls[name] if calls and name in calls \
+            else _calls(all_nodes(procedures[name].body))
+        todo.extend(n for n in called if n in procedures)
     return reached
 
 
 # ---------------------------------------------------------------------------- statements
-def _unreached_statements(program: A.Program) -> list[Diagnostic]:
+def _unreached_statements(program: A.Program, nodes: list) -> list[Diagnostic]:
     consts = {d.name: d.value for d in program.declarations if isinstance(d, A.ConstDecl)}
     out: list[Diagnostic] = []
-    for node in A.walk(program):
+    for node in nodes:
         for block in _blocks(node):
             for before, after in zip(block, block[1:]):
                 if isinstance(before, _LEAVES):
@@ -83,13 +91,9 @@ def _unreached_statements(program: A.Program) -> list[Diagnostic]:
 
 def _blocks(node) -> list[list]:
     """The statement lists directly inside ``node``."""
-    out = []
-    for name in type(node).model_fields:
-        value = getattr(node, name)
-        if isinstance(value, list) and value and isinstance(value[0], A.Node) \
-                and name in ("body", "otherwise", "start_over"):
-            out.append(value)
-    return out
+    values = node.__dict__
+    return [values[name] for name in ("body", "otherwise", "start_over")
+            if isinstance(values.get(name), list) and values[name]]
 
 
 def _what(stmt) -> str:

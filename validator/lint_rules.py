@@ -13,6 +13,7 @@ from .diagnostics import Diagnostic
 from .lint_assumptions import reasonless_assumptions
 from .lint_decisions import single_option_decisions
 from .lint_reach import unreached
+from .lint_walk import nodes_by_root
 from .lint_where import never_holding_options
 
 CODES = {
@@ -22,11 +23,13 @@ CODES = {
     "W0206": "an assumption without a reason",
 }
 
-RULES = (never_holding_options, unreached, single_option_decisions, reasonless_assumptions)
+RULES = (never_holding_options, single_option_decisions, reasonless_assumptions)
 
 
 def lint_program(program: A.Program) -> list[Diagnostic]:
+    nodes, by_root = nodes_by_root(program)  # walked once for all the rules
     out: list[Diagnostic] = []
     for rule in RULES:
-        out.extend(rule(program))
+        out.extend(rule(program, nodes))
+    out.extend(unreached(program, nodes, by_root))
     return out

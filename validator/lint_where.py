@@ -24,10 +24,10 @@ _COMPARISONS = frozenset(_FLIP)
 _CONST_DEPTH = 20  # constants defined by constants: a cycle (an error elsewhere) stops here
 
 
-def never_holding_options(program: A.Program) -> list[Diagnostic]:
+def never_holding_options(program: A.Program, nodes: list) -> list[Diagnostic]:
     consts = {d.name: d.value for d in program.declarations if isinstance(d, A.ConstDecl)}
     out = []
-    for node in A.walk(program):
+    for node in nodes:
         if isinstance(node, A.Option) and node.where is not None:
             reason = _why_never(node, consts)
             if reason:

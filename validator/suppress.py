@@ -4,7 +4,8 @@ A comment after code on a line suppresses the codes named on that line. A commen
 own suppresses them in what the next line of code starts: the whole block when that line opens
 one with `{` (a declaration, a phase, a step, an option...), else that statement with its
 continuation lines. Codes may be prefixes (`W02`), as for `--ignore`. Comments are found in the
-source text (grammar/source.py `comments_of`, the formatter's way), so the grammar is unchanged.
+source text (strings and comments told apart as the formatter does, grammar/source.py), so
+the grammar is unchanged.
 
 A suppression that suppresses nothing is itself reported (W0210), as is one that names an error
 (errors cannot be suppressed), a code that does not exist or no code at all (W0211).
@@ -15,7 +16,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..grammar.source import _STRING_OR_COMMENT, comments_of
+from ..grammar.source import _STRING_OR_COMMENT
 from .diagnostics import Diagnostic
 
 UNUSED = "W0210"
@@ -30,6 +31,7 @@ class Suppression:
     first: int  # the lines it covers
     last: int
     codes: list[str]
+    width: int = 1  # of the comment, to underline it
     used: set[str] = field(default_factory=set)
 
     def covers(self, d: Diagnostic) -> str | None:
@@ -42,19 +44,23 @@ class Suppression:
 def find_suppressions(text: str, file: str, known: set[str]) -> tuple[list[Suppression],
                                                                       list[Diagnostic]]:
     """The suppressions written in ``text``, and what is wrong with any of them."""
-    comments = [(line, col, body) for line, col, body in comments_of(text)
-                if "rulebook" in body]
+    if "rulebook" not in text:  # most files: nothing to look for
+        return [], []
+    comments = [(line, col, body) for line, col, body in _comments(text) if "rulebook" in body]
     if not comments:
         return [], []
     lines = text.splitlines()
     masked = _STRING_OR_COMMENT.sub(lambda mo: " " * len(mo.group(0)), text).splitlines()
     found: list[Suppression] = []
     problems: list[Diagnostic] = []
+    spans: dict[int, tuple[int, int]] = {}
+    next_code: list[int] | None = None
     for line, col, body in comments:
         mo = _DIRECTIVE.search(body)
         if mo is None:
             continue
-        here = {"file": file, "line": line, "column": col, "severity": "warning"}
+        here = {"file": file, "line": line, "column": col, "end_line": line,
+                "end_column": col + len(body), "severity": "warning"}
         codes = [c.strip() for c in (mo.group(1) or "").split(",") if c.strip()]
         if not codes:
             problems.append(Diagnostic(
@@ -74,9 +80,30 @@ def find_suppressions(text: str, file: str, known: set[str]) -> tuple[list[Suppr
         if not good:
             continue
         own_line = not lines[line - 1][: col - 1].strip()
-        first, last = (_covered(masked, line) if own_line else (line, line))
-        found.append(Suppression(line, col, first, last, good))
+        if not own_line:
+            first, last = line, line
+        else:
+            if next_code is None:
+                next_code = _next_code_lines(masked)
+            start = next_code[line] if line < len(next_code) else len(masked)
+            if start not in spans:  # several comments before one block share its scan
+                spans[start] = _covered(masked, start) if start < len(masked) else (line, line)
+            first, last = spans[start]
+        found.append(Suppression(line, col, first, last, good, len(body)))
     return found, problems
+
+
+def _comments(text: str):
+    """(line, column, text) of each comment, in one pass (a file may hold many)."""
+    line, line_start, counted = 1, 0, 0
+    for mo in _STRING_OR_COMMENT.finditer(text):
+        if not mo.group(0).startswith("#"):
+            continue
+        start = mo.start()
+        line += text.count("\n", counted, start)
+        counted = start
+        line_start = text.rfind("\n", 0, start) + 1
+        yield line, start - line_start + 1, mo.group(0)
 
 
 def _invalid(code: str, known: set[str]) -> str | None:
@@ -87,14 +114,18 @@ def _invalid(code: str, known: set[str]) -> str | None:
     return None
 
 
-def _covered(masked: list[str], comment_line: int) -> tuple[int, int]:
-    """The lines covered by a suppression on a line of its own: those of what the next line of
-    code starts (``masked`` is the text with strings and comments blanked)."""
-    start = comment_line  # 1-based: masked[comment_line] is the line after the comment
-    while start < len(masked) and not masked[start].strip():
-        start += 1
-    if start >= len(masked):
-        return comment_line, comment_line
+def _next_code_lines(masked: list[str]) -> list[int]:
+    """For each line index i, the index of the first line from i on that holds code (or
+    len(masked)); ``masked`` is the text with strings and comments blanked."""
+    out = [len(masked)] * (len(masked) + 1)
+    for i in range(len(masked) - 1, -1, -1):
+        out[i] = i if masked[i].strip() else out[i + 1]
+    return out
+
+
+def _covered(masked: list[str], start: int) -> tuple[int, int]:
+    """The lines (1-based) of what the line of index ``start`` begins: up to its block's closing
+    brace when it opens one, else to the end of its continuation lines."""
     depth = 0
     for index in range(start, len(masked)):
         text = masked[index]
@@ -103,10 +134,22 @@ def _covered(masked: list[str], comment_line: int) -> tuple[int, int]:
                 depth += 1
             elif ch in "})]":
                 depth -= 1
-        continues = text.rstrip().endswith("\\")
-        if depth <= 0 and not continues:
+        if depth <= 0 and not text.rstrip().endswith("\\"):
             return start + 1, index + 1
     return start + 1, len(masked)
+
+
+def _by_line(suppressions: list[Suppression]) -> dict[int, list[list[Suppression]]]:
+    """The suppressions covering each line. Suppressions of one block share its lines, so the
+    index grows with the lines of distinct blocks, not with the number of comments."""
+    groups: dict[tuple[int, int], list[Suppression]] = {}
+    for s in suppressions:
+        groups.setdefault((s.first, s.last), []).append(s)
+    index: dict[int, list[list[Suppression]]] = {}
+    for (first, last), group in groups.items():
+        for line in range(first, last + 1):
+            index.setdefault(line, []).append(group)
+    return index
 
 
 def apply_suppressions(diagnostics: list[Diagnostic], sources: dict[str, str],
@@ -126,12 +169,13 @@ def apply_suppressions(diagnostics: list[Diagnostic], sources: dict[str, str],
             names[real] = file
             by_file[real], problems = find_suppressions(texts[real][1], file, known)
             out.extend(problems)
+    by_line = {real: _by_line(suppressions) for real, suppressions in by_file.items()}
     for d in diagnostics:
-        suppressions = by_file.get(os.path.realpath(d.file)) if d.file else None
-        if d.is_error or not suppressions:
+        index = by_line.get(os.path.realpath(d.file)) if d.file else None
+        if d.is_error or not index or d.line not in index:
             out.append(d)
             continue
-        hits = [(s, s.covers(d)) for s in suppressions]
+        hits = [(s, s.covers(d)) for group in index[d.line] for s in group]
         hits = [(s, c) for s, c in hits if c]
         for s, code in hits:
             s.used.add(code)
@@ -145,6 +189,6 @@ def apply_suppressions(diagnostics: list[Diagnostic], sources: dict[str, str],
                     out.append(Diagnostic(
                         UNUSED, f"`# rulebook: ignore[{code}]` suppresses nothing here",
                         severity="warning", file=file, line=s.line, column=s.column,
-                        hint="remove the code from the comment (or the comment), or move it "
+                        end_line=s.line, end_column=s.column + s.width, hint="remove the code from the comment (or the comment), or move it "
                              "to the line it is meant for"))
     return out
