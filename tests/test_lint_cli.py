@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 import tomllib
 from pathlib import Path
 
@@ -249,3 +250,23 @@ def test_the_pre_commit_hooks_run_real_commands(tmp_path):
         assert scripts[program] == "rulebook.cli:main"
         result = invoke(*args, str(tidy))  # pre-commit appends the files it found
         assert result.exit_code == 0, (hook["id"], result.output)
+
+
+def test_explain_finds_the_reference_where_a_wheel_installs_it(tmp_path, monkeypatch):
+    """In a wheel, validator/ is rulebook/validator/ and docs/diagnostics.md is
+    rulebook/reference/diagnostics.md (pyproject.toml's package-dir): the module finds it there."""
+    import importlib.util
+
+    package = tmp_path / "site-packages" / "rulebook"
+    (package / "validator").mkdir(parents=True)
+    (package / "reference").mkdir()
+    source = ROOT / "validator" / "code_docs.py"
+    (package / "validator" / "code_docs.py").write_text(source.read_text(encoding="utf-8"))
+    (package / "reference" / "diagnostics.md").write_text("## W0202: shipped\n\nFix: it.\n")
+    spec = importlib.util.spec_from_file_location("installed_code_docs",
+                                                  package / "validator" / "code_docs.py")
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    assert module.diagnostics_file() == package / "reference" / "diagnostics.md"
+    assert module.code_docs()["W0202"].title == "shipped"
