@@ -123,8 +123,7 @@ def _why_never(option: A.Option, consts: dict) -> str | None:
     for part in _conjuncts(option.where):
         known = constant(part, consts)
         if known is False:
-            return "this part is always false" if part is not option.where \
-                else "it is always false"
+            return f"`{_show(part)}` is always false"
         if not (isinstance(part, A.Binary) and part.op in _COMPARISONS):
             continue
         left, right = constant(part.left, consts), constant(part.right, consts)
