@@ -65,11 +65,12 @@ def check_selectors(selectors, known: set[str], where: str) -> list[str]:
 def find_config_file(start: str) -> Path | None:
     """The nearest `rulebook.toml`, or `pyproject.toml` with `[tool.rulebook]`, from ``start``
     (a file or folder) upwards."""
+    # os.path's tests answer False for any name the system refuses (too long, a bad link).
     path = Path(os.path.abspath(start))
-    folder = path if path.is_dir() else path.parent
+    folder = path if os.path.isdir(path) else path.parent
     while True:
         for candidate in (folder / "rulebook.toml", folder / "pyproject.toml"):
-            if candidate.is_file():
+            if os.path.isfile(candidate):
                 if candidate.name == "rulebook.toml" or _has_tool_table(candidate):
                     return candidate
         if folder.parent == folder:
