@@ -32,7 +32,7 @@ def names_a_section(cite: str, sections: list[str]) -> bool:
 def unlisted_cites(program: A.Program, sections, file: str, text: str = "") -> list[Diagnostic]:
     """Every cite of ``program`` (one file, not merged, read from ``text``) that names none of
     ``sections``."""
-    lines = text.splitlines()
+    lines = text.split("\n")  # the parser counts lines by "\n" alone
     normal = [_norm(s) for s in sections]
     by_norm = {_norm(s): s for s in sections}
     out = []

@@ -12,7 +12,8 @@ from urllib.parse import quote
 
 from .diagnostics import Diagnostic, printable
 
-SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SARIF_SCHEMA = ("https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
+                "sarif-schema-2.1.0.json")
 SARIF_LEVELS = {"error": "error", "warning": "warning", "note": "note"}
 GITHUB_COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
 

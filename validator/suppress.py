@@ -49,8 +49,8 @@ def find_suppressions(text: str, file: str, known: set[str]) -> tuple[list[Suppr
     comments = [(line, col, body) for line, col, body in _comments(text) if "rulebook" in body]
     if not comments:
         return [], []
-    lines = text.splitlines()
-    masked = _STRING_OR_COMMENT.sub(lambda mo: " " * len(mo.group(0)), text).splitlines()
+    lines = text.split("\n")  # the parser counts lines by "\n" alone
+    masked = _STRING_OR_COMMENT.sub(lambda mo: " " * len(mo.group(0)), text).split("\n")
     found: list[Suppression] = []
     problems: list[Diagnostic] = []
     spans: dict[int, tuple[int, int]] = {}
@@ -86,9 +86,12 @@ def find_suppressions(text: str, file: str, known: set[str]) -> tuple[list[Suppr
             if next_code is None:
                 next_code = _next_code_lines(masked)
             start = next_code[line] if line < len(next_code) else len(masked)
-            if start not in spans:  # several comments before one block share its scan
-                spans[start] = _covered(masked, start) if start < len(masked) else (line, line)
-            first, last = spans[start]
+            if start >= len(masked):  # no code after it: it covers its own line
+                first, last = line, line
+            else:
+                if start not in spans:  # several comments before one block share its scan
+                    spans[start] = _covered(masked, start)
+                first, last = spans[start]
         found.append(Suppression(line, col, first, last, good, len(body)))
     return found, problems
 
@@ -189,6 +192,7 @@ def apply_suppressions(diagnostics: list[Diagnostic], sources: dict[str, str],
                     out.append(Diagnostic(
                         UNUSED, f"`# rulebook: ignore[{code}]` suppresses nothing here",
                         severity="warning", file=file, line=s.line, column=s.column,
-                        end_line=s.line, end_column=s.column + s.width, hint="remove the code from the comment (or the comment), or move it "
+                        end_line=s.line, end_column=s.column + s.width,
+                        hint="remove the code from the comment (or the comment), or move it "
                              "to the line it is meant for"))
     return out
