@@ -183,3 +183,15 @@ def test_cites_of_a_bundled_ruleset_name_its_listed_sections(tmp_path):
         ("W0204", 'cite "The crows" names no section of the book', 'did you mean "The crow"?')]
     line = source.splitlines()[found[0].line - 1]
     assert line[found[0].column - 1:].startswith('cite "The crow')
+
+
+def test_liqueur_lists_its_books_sections_and_cites_only_them(tmp_path):
+    """rulesets/liqueur/rulebook.toml lists the book's sections: the bundled check is clean with
+    it (above), and a cite that strays from them is found."""
+    bundled = ROOT / "rulesets" / "liqueur"
+    (tmp_path / "rulebook.toml").write_text((bundled / "rulebook.toml").read_text())
+    game = tmp_path / "liqueur.rules"
+    text = (bundled / "liqueur.rules").read_text()
+    game.write_text(text.replace('cite "Components"', 'cite "Component list"', 1))
+    found = [d for d in lint_paths([str(game)]).diagnostics if d.code == "W0204"]
+    assert [d.message for d in found] == ['cite "Component list" names no section of the book']
