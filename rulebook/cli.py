@@ -90,9 +90,18 @@ def _has_errors(diagnostics) -> bool:
 
 
 FORMAT_OPTION = click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-    help="How to print diagnostics.",
+    "--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
+    show_default=True,
+    help="How to print diagnostics: text, JSON, SARIF 2.1.0 (code scanning) or GitHub "
+         "workflow annotations.",
 )
+
+
+def _codes(values: tuple[str, ...]) -> list[str] | None:
+    """`--select A --select B,C` -> [A, B, C]; None when the option was not given."""
+    if not values:
+        return None
+    return [c.strip() for v in values for c in v.split(",") if c.strip()]
 
 
 # ----------------------------------------------------------------------------------- check
@@ -101,15 +110,42 @@ FORMAT_OPTION = click.option(
 @FORMAT_OPTION
 @click.option("--assumptions", is_flag=True,
               help="Also list every declaration marked `assumed`, with its reason.")
-def check(paths: tuple[str, ...], fmt: str, assumptions: bool) -> None:
-    """Check rules files and folders of rules; exit 1 if any error is found."""
-    from .validator.check import check_paths, list_assumptions
+@click.option("--select", multiple=True, metavar="CODES",
+              help="Show only the warnings with these codes or code prefixes (`W02`, "
+                   "`W0202,W0205`); replaces the configuration's `select`.")
+@click.option("--ignore", multiple=True, metavar="CODES",
+              help="Never show the warnings with these codes or prefixes; replaces the "
+                   "configuration's `ignore`. Errors are always shown.")
+def check(paths: tuple[str, ...], fmt: str, assumptions: bool, select: tuple[str, ...],
+          ignore: tuple[str, ...]) -> None:
+    """Check rules files and folders of rules; exit 1 if any error is found.
 
-    result, checked = check_paths(list(paths))
+    Warnings are chosen by --select/--ignore, by `[tool.rulebook]` in pyproject.toml or a
+    rulebook.toml (the nearest, upwards from each file), and silenced on a line or a block by
+    `# rulebook: ignore[CODE]`; `rulebook explain CODE` describes a code (docs/lint.md).
+    """
+    from .validator.check import list_assumptions
+    from .validator.lint import bad_selectors, lint_paths
+
+    if assumptions and fmt in ("sarif", "github"):
+        raise click.UsageError("--assumptions is printed with --format text or json only")
+    select_codes, ignore_codes = _codes(select), _codes(ignore)
+    wrong = bad_selectors(select_codes, ignore_codes)
+    if wrong:
+        raise click.UsageError("; ".join(wrong))
+    result = lint_paths(list(paths), select_codes, ignore_codes)
+    if result.config_problems:  # a configuration that cannot be used is a usage error
+        _report(result.config_problems, "text", err=True)
+        sys.exit(2)
     diagnostics = [*result.diagnostics, *_empty_folders(paths)]
+    if fmt in ("sarif", "github"):
+        from .cli_lint import report_for_ci
+
+        report_for_ci(diagnostics, fmt, result.checked)
+        sys.exit(1 if _has_errors(diagnostics) else 0)
     found = list_assumptions(list(paths)) if assumptions else []
     extra = {"assumptions": found} if assumptions else {}
-    _report(diagnostics, fmt, checked=checked, known_sources=result.sources, **extra)
+    _report(diagnostics, fmt, checked=result.checked, known_sources=result.sources, **extra)
     if assumptions and fmt == "text":
         click.echo()
         click.echo(_assumptions_text(found))
@@ -238,3 +274,7 @@ except ImportError:
     register = None
 if register:
     register(main)
+
+from .cli_lint import explain  # noqa: E402  (the command is defined beside the CI renderings)
+
+main.add_command(explain)

@@ -74,6 +74,10 @@ def _check_path(file: str) -> CheckResult:
             program, file, found, result.sources):
         result.sources.update(sources)
         found.extend(check_program(checked, scenarios_only, helpers))
+        if not scenarios_only and not any(d.is_error for d in found):
+            from .lint_rules import lint_program  # lint a program that is certainly sound
+
+            found.extend(lint_program(checked))
     result.diagnostics = _own_or_errors(found, file)
     return result
 
