@@ -1,0 +1,343 @@
+"""Where each name of a ruleset is declared and used, across the files of the ruleset.
+
+The AST gives what is declared and where each declaration (and each scope: a top-level
+declaration or a scenario) starts and ends; a scan of the source gives every word outside comments
+and plain string text (the `{holes}` of a template are read). Each word is then resolved the way
+the checker does: a name declared in its scope (parameters, `let`, bindings; a record's fields
+inside the record and its tables), else a global name (declarations and enum members), else a
+member (`.field`: record fields, player and component variables), else a named part of the flow
+(steps, phases, options), else a built-in. Hover, definition, references, rename and completion
+all read this one index.
+
+Scopes are a declaration as a whole (a `let` is known from the start of its declaration), and
+fields are one namespace across records (`.name` is every record's `name`): what an editor needs
+to move around, kept simple.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from ..grammar import ast as A
+from ..validator.builtins import BUILTIN_FUNCTIONS, BUILTIN_VALUES
+
+Key = tuple  # ("global" | "member" | "part", name) or ("local", file, scope start, name)
+
+# Declarations whose name is a global name of the ruleset.
+GLOBAL_KINDS = {"enum", "record", "table", "const", "define", "procedure", "event", "reaction",
+                "modifier", "automaton", "invariant", "pieces"}
+PART_KINDS = {"step", "phase", "option", "compose_step"}
+LOCAL_KINDS = {"let", "binding", "sc_let"}
+
+
+@dataclass(frozen=True)
+class Word:
+    """One identifier written in a file: 0-based line and column, as the protocol counts."""
+
+    file: str
+    line: int
+    column: int
+    text: str
+    offset: int
+    dotted: bool = False         # written after `.` (a field, a row or a member)
+    before: str | None = None    # the word before the dot, when dotted
+
+    @property
+    def end_column(self) -> int:
+        return self.column + len(self.text)
+
+
+@dataclass
+class Symbol:
+    key: Key
+    kind: str                       # what the declaration is: "record", "state", "let", ...
+    node: object | None = None      # its AST node
+    scope: object | None = None     # the top-level declaration it was found in
+    definitions: list[Word] = field(default_factory=list)
+    references: list[Word] = field(default_factory=list)
+
+
+@dataclass
+class FileIndex:
+    path: str
+    text: str
+    program: A.Program
+    words: list[Word]
+    line_starts: list[int]
+    scopes: list[tuple[int, int, object, dict]]  # (start, end, node, name -> key), by start
+
+    def offset(self, line: int, column: int) -> int:
+        """Offset of a 0-based line and column."""
+        if line >= len(self.line_starts):
+            return len(self.text)
+        return min(len(self.text), self.line_starts[line] + column)
+
+    def word_at(self, line: int, column: int) -> Word | None:
+        """The word under (or just before) the cursor."""
+        for w in self.words_on_line(line):
+            if w.column <= column <= w.end_column:
+                return w
+        return None
+
+    def words_on_line(self, line: int) -> list[Word]:
+        lo = bisect.bisect_left(self.words, line, key=lambda w: w.line)
+        hi = bisect.bisect_right(self.words, line, key=lambda w: w.line)
+        return self.words[lo:hi]
+
+    def scope_at(self, offset: int):
+        """(node, names) of the innermost scope holding `offset`, or None."""
+        found = None
+        for start, end, node, names in self.scopes:
+            if start <= offset < end:
+                found = (node, names)
+            elif start > offset:
+                break
+        return found
+
+
+class Index:
+    """Every symbol of a set of files (a ruleset: the game first, then what builds on it)."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, FileIndex] = {}
+        self.symbols: dict[Key, Symbol] = {}
+        self.where: dict[tuple[str, int], Key] = {}  # (file, offset of a word) -> its symbol
+        self.tables: dict[str, A.TableDecl] = {}
+        self.records: dict[str, A.RecordDecl] = {}
+
+    # --------------------------------------------------------------------------- queries
+    def symbol_at(self, path: str, line: int, column: int) -> tuple[Word, Symbol | None] | None:
+        fi = self.files.get(path)
+        if fi is None:
+            return None
+        word = fi.word_at(line, column)
+        if word is None:
+            return None
+        key = self.where.get((path, word.offset))
+        return word, (self.symbols.get(key) if key is not None else None)
+
+    def occurrences(self, symbol: Symbol) -> list[Word]:
+        return [*symbol.definitions, *symbol.references]
+
+    def visible_names(self, path: str, offset: int) -> dict[str, Symbol]:
+        """Names a word written at `offset` could be: its scope's, then the globals."""
+        out = {k[1]: s for k, s in self.symbols.items() if k[0] == "global"}
+        fi = self.files.get(path)
+        scope = fi.scope_at(offset) if fi else None
+        if scope is not None:
+            for name, key in scope[1].items():
+                if key in self.symbols:
+                    out[name] = self.symbols[key]
+        return out
+
+    # ---------------------------------------------------------------------------- building
+    def add_file(self, path: str, text: str, program: A.Program) -> None:
+        starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+        fi = FileIndex(path, text, program, scan_words(path, text, starts), starts, [])
+        self.files[path] = fi
+
+    def build(self) -> "Index":
+        """Collect declarations from every file, then resolve every word."""
+        for fi in self.files.values():
+            self._declare(fi)
+        for fi in self.files.values():
+            self._resolve(fi)
+        return self
+
+    def _symbol(self, key: Key, kind: str, node, scope=None) -> Symbol:
+        sym = self.symbols.get(key)
+        if sym is None:
+            sym = self.symbols[key] = Symbol(key, kind, node, scope)
+        elif sym.node is None:
+            sym.node, sym.kind = node, kind
+        return sym
+
+    def _define(self, fi: FileIndex, key: Key, kind: str, node, scope=None) -> None:
+        """Record a declaration and, as its definition, the first word of its name in its span."""
+        sym = self._symbol(key, kind, node, scope)
+        name = key[-1].split(".")[-1]
+        span = node.span
+        if span is None or span.file not in (None, fi.path):
+            return
+        start = fi.offset(span.line - 1, span.column - 1)
+        end = fi.offset(span.end_line - 1, span.end_column - 1)
+        lo = bisect.bisect_left(fi.words, start, key=lambda w: w.offset)
+        for w in fi.words[lo:]:
+            if w.offset >= end:
+                break
+            if w.text == name and not w.dotted:
+                if (fi.path, w.offset) not in self.where:
+                    sym.definitions.append(w)
+                    self.where[(fi.path, w.offset)] = key
+                return
+
+    def _declare(self, fi: FileIndex) -> None:
+        program = fi.program
+        tops = [*program.declarations,
+                *(o.declaration for o in program.overrides if isinstance(o, A.Override)),
+                *(o for o in program.overrides if isinstance(o, A.StepPatch)),
+                *program.scenarios]
+        for top in tops:
+            span = top.span
+            if span is None:
+                continue
+            start = fi.offset(span.line - 1, span.column - 1)
+            end = fi.offset(span.end_line - 1, span.end_column - 1)
+            names: dict[str, Key] = {}
+            fi.scopes.append((start, end, top, names))
+            kind = top.kind
+            if kind in GLOBAL_KINDS:
+                self._define(fi, ("global", top.name), kind, top)
+            elif kind == "state":
+                ns = "global" if top.scope == "global" else "member"
+                self._define(fi, (ns, top.name), "state", top)
+            elif kind == "component_state":
+                self._define(fi, ("member", top.name), "component_state", top)
+            if kind == "table":
+                self.tables[top.name] = top
+            if kind == "record":
+                self.records[top.name] = top
+            for param in getattr(top, "params", None) or ():
+                key = ("local", fi.path, start, param)
+                names[param] = key
+                self._define(fi, key, "parameter", top, top)
+            for node in A.walk(top):
+                if node is top:
+                    continue
+                k = node.kind
+                if k == "enum_member":
+                    self._define(fi, ("global", node.name), "enum_member", node)
+                elif k == "field_decl":
+                    self._define(fi, ("member", node.name), "field", node)
+                elif k in PART_KINDS:
+                    self._define(fi, ("part", node.name), k, node)
+                elif k in LOCAL_KINDS:
+                    key = ("local", fi.path, start, node.name)
+                    names.setdefault(node.name, key)
+                    self._define(fi, key, k, node, top)
+        fi.scopes.sort(key=lambda s: s[0])
+
+    def _scope_fields(self, top) -> list[str]:
+        """Field names written bare inside a declaration: a record's in its own `show`, a
+        table's columns."""
+        record = top.name if top.kind == "record" else getattr(top, "record", None)
+        if top.kind not in ("record", "table") or record not in self.records:
+            return []
+        return [f.name for f in self.records[record].fields]
+
+    def _resolve(self, fi: FileIndex) -> None:
+        for start, end, top, names in fi.scopes:
+            for name in self._scope_fields(top):
+                names.setdefault(name, ("member", name))
+        for w in fi.words:
+            if (fi.path, w.offset) in self.where:
+                continue
+            key = self._resolve_word(fi, w)
+            if key is None:
+                continue
+            sym = self.symbols.get(key)
+            if sym is None:
+                sym = self._symbol(key, key[0], None)
+            sym.references.append(w)
+            self.where[(fi.path, w.offset)] = key
+
+    def _resolve_word(self, fi: FileIndex, w: Word) -> Key | None:
+        name = w.text
+        if w.dotted:
+            table = self.tables.get(w.before or "")
+            if table is not None and name in set(A.row_keys(table)):
+                return ("row", table.name, name)
+            return ("member", name) if ("member", name) in self.symbols else None
+        scope = fi.scope_at(w.offset)
+        if scope is not None and name in scope[1]:
+            return scope[1][name]
+        for ns in ("global", "member", "part"):
+            if (ns, name) in self.symbols:
+                return (ns, name)
+        if name in BUILTIN_FUNCTIONS or name in BUILTIN_VALUES:
+            return ("builtin", name)
+        return None
+
+
+# ------------------------------------------------------------------------------- scanning
+_WORD = re.compile(r"(?!\d)\w+")
+
+
+def scan_words(path: str, text: str, line_starts: list[int]) -> list[Word]:
+    """Every identifier outside comments and string text (a template's holes are read)."""
+    out: list[Word] = []
+    i, n = 0, len(text)
+    depth_in_hole = []  # a stack: inside a string, are we in a `{hole}`?
+
+    def add(m) -> None:
+        start = m.start()
+        line = bisect.bisect_right(line_starts, start) - 1
+        j = start - 1
+        while j >= 0 and text[j] in " \t":
+            j -= 1
+        dotted = j >= 0 and text[j] == "." and (j == 0 or text[j - 1] != ".")
+        before = None
+        if dotted:
+            k = j - 1
+            while k >= 0 and text[k] in " \t":
+                k -= 1
+            end = k + 1
+            while k >= 0 and (text[k].isalnum() or text[k] == "_"):
+                k -= 1
+            before = text[k + 1:end] or None
+        out.append(Word(path, line, start - line_starts[line], m.group(), start, dotted, before))
+
+    del depth_in_hole
+    while i < n:
+        ch = text[i]
+        if ch == "#":
+            nl = text.find("\n", i)
+            i = n if nl < 0 else nl
+        elif ch == '"':
+            i = _scan_string(text, i + 1, add)
+        elif ch.isalpha() or ch == "_":
+            m = _WORD.match(text, i)
+            add(m)
+            i = m.end()
+        elif ch.isdigit():
+            while i < n and text[i].isalnum():
+                i += 1
+        else:
+            i += 1
+    return out
+
+
+def _scan_string(text: str, i: int, add) -> int:
+    """Scan a string from just after its quote; words in its holes go to `add`. Returns the
+    offset after the closing quote (or the end of the line of an unclosed string)."""
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+        elif ch == '"' or ch == "\n":
+            return i + 1
+        elif ch == "{":
+            i += 1
+            while i < n and text[i] not in "}\n":
+                c = text[i]
+                if c == '"':  # a string inside a hole: skip it
+                    j = i + 1
+                    while j < n and text[j] not in '"\n':
+                        j += 2 if text[j] == "\\" else 1
+                    i = j + 1
+                elif c.isalpha() or c == "_":
+                    m = _WORD.match(text, i)
+                    add(m)
+                    i = m.end()
+                elif c.isdigit():
+                    while i < n and text[i].isalnum():
+                        i += 1
+                else:
+                    i += 1
+            if i < n and text[i] == "}":
+                i += 1
+        else:
+            i += 1
+    return i
