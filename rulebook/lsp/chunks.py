@@ -87,14 +87,22 @@ class PieceParser:
             out.extend(kept[1])
         return out
 
-    def parse(self, text: str, path: str) -> A.Program:
-        """The program of `text`, as `parse_text` gives it; raises DiagnosticError."""
+    def parse(self, text: str, path: str, partial: bool = False) -> A.Program:
+        """The program of `text`, as `parse_text` gives it; raises DiagnosticError. `partial`:
+        the items of the pieces that parse, leaving out the others (for names while typing)."""
         header = None
         declarations, overrides, scenarios = [], [], []
         for k, (first, piece) in enumerate(pieces(text)):
-            program = self._piece(path, first, piece)
+            try:
+                program = self._piece(path, first, piece)
+            except DiagnosticError:
+                if partial:
+                    continue
+                raise
             if program.header is not None:
                 if k > 0 and (header is not None or declarations or overrides or scenarios):
+                    if partial:
+                        continue
                     return parse_text(text, path)  # let the whole parse word the mistake
                 header = program.header
             declarations.extend(program.declarations)

@@ -69,6 +69,18 @@ class Documents:
             raise DiagnosticError(kept[2], {path: text})
         return text, kept[1]
 
+    def parse_partial(self, path: str) -> tuple[str, A.Program]:
+        """(text, program) where the program leaves out the items that do not parse yet: the
+        names of an open file while it is being typed. Raises DiagnosticError for a file on
+        disk that does not parse."""
+        text = self.open.get(norm(path))
+        if text is None:
+            return self.parse(path)
+        try:
+            return self.parse(path)
+        except DiagnosticError:
+            return text, self.parser.parse(text, path, partial=True)
+
     def schema_problems(self, path: str, text: str, program: A.Program) -> list[Diagnostic]:
         """The JSON Schema's verdict on a parsed text (kept piece by piece)."""
         if norm(path) not in self.open:

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from ..grammar import ast as A
+from ..grammar.source import STRING_PATTERN
 from ..validator.builtins import BUILTIN_FUNCTIONS, BUILTIN_VALUES
 
 Key = tuple  # ("global" | "member" | "part", name) or ("local", file, scope start, name)
@@ -66,6 +68,7 @@ class FileIndex:
     words: list[Word]
     line_starts: list[int]
     scopes: list[tuple[int, int, object, dict]]  # (start, end, node, name -> key), by start
+    declared: list[tuple]  # (key, kind, node, scope, the word naming it or None)
 
     def offset(self, line: int, column: int) -> int:
         """Offset of a 0-based line and column."""
@@ -86,14 +89,11 @@ class FileIndex:
         return self.words[lo:hi]
 
     def scope_at(self, offset: int):
-        """(node, names) of the innermost scope holding `offset`, or None."""
-        found = None
-        for start, end, node, names in self.scopes:
-            if start <= offset < end:
-                found = (node, names)
-            elif start > offset:
-                break
-        return found
+        """(node, names) of the top-level item holding `offset`, or None (items never nest)."""
+        k = bisect.bisect_right(self.scopes, offset, key=lambda s: s[0]) - 1
+        if k >= 0 and offset < self.scopes[k][1]:
+            return self.scopes[k][2], self.scopes[k][3]
+        return None
 
 
 class Index:
@@ -133,14 +133,20 @@ class Index:
 
     # ---------------------------------------------------------------------------- building
     def add_file(self, path: str, text: str, program: A.Program) -> None:
-        starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
-        fi = FileIndex(path, text, program, scan_words(path, text, starts), starts, [])
-        self.files[path] = fi
+        self.files[path] = file_index(path, text, program)
 
     def build(self) -> "Index":
         """Collect declarations from every file, then resolve every word."""
         for fi in self.files.values():
-            self._declare(fi)
+            for key, kind, node, scope, word in fi.declared:
+                sym = self._symbol(key, kind, node, scope)
+                if word is not None and (fi.path, word.offset) not in self.where:
+                    sym.definitions.append(word)
+                    self.where[(fi.path, word.offset)] = key
+                if kind == "table":
+                    self.tables[node.name] = node
+                elif kind == "record":
+                    self.records[node.name] = node
         for fi in self.files.values():
             self._resolve(fi)
         return self
@@ -153,71 +159,6 @@ class Index:
             sym.node, sym.kind = node, kind
         return sym
 
-    def _define(self, fi: FileIndex, key: Key, kind: str, node, scope=None) -> None:
-        """Record a declaration and, as its definition, the first word of its name in its span."""
-        sym = self._symbol(key, kind, node, scope)
-        name = key[-1].split(".")[-1]
-        span = node.span
-        if span is None or span.file not in (None, fi.path):
-            return
-        start = fi.offset(span.line - 1, span.column - 1)
-        end = fi.offset(span.end_line - 1, span.end_column - 1)
-        lo = bisect.bisect_left(fi.words, start, key=lambda w: w.offset)
-        for w in fi.words[lo:]:
-            if w.offset >= end:
-                break
-            if w.text == name and not w.dotted:
-                if (fi.path, w.offset) not in self.where:
-                    sym.definitions.append(w)
-                    self.where[(fi.path, w.offset)] = key
-                return
-
-    def _declare(self, fi: FileIndex) -> None:
-        program = fi.program
-        tops = [*program.declarations,
-                *(o.declaration for o in program.overrides if isinstance(o, A.Override)),
-                *(o for o in program.overrides if isinstance(o, A.StepPatch)),
-                *program.scenarios]
-        for top in tops:
-            span = top.span
-            if span is None:
-                continue
-            start = fi.offset(span.line - 1, span.column - 1)
-            end = fi.offset(span.end_line - 1, span.end_column - 1)
-            names: dict[str, Key] = {}
-            fi.scopes.append((start, end, top, names))
-            kind = top.kind
-            if kind in GLOBAL_KINDS:
-                self._define(fi, ("global", top.name), kind, top)
-            elif kind == "state":
-                ns = "global" if top.scope == "global" else "member"
-                self._define(fi, (ns, top.name), "state", top)
-            elif kind == "component_state":
-                self._define(fi, ("member", top.name), "component_state", top)
-            if kind == "table":
-                self.tables[top.name] = top
-            if kind == "record":
-                self.records[top.name] = top
-            for param in getattr(top, "params", None) or ():
-                key = ("local", fi.path, start, param)
-                names[param] = key
-                self._define(fi, key, "parameter", top, top)
-            for node in A.walk(top):
-                if node is top:
-                    continue
-                k = node.kind
-                if k == "enum_member":
-                    self._define(fi, ("global", node.name), "enum_member", node)
-                elif k == "field_decl":
-                    self._define(fi, ("member", node.name), "field", node)
-                elif k in PART_KINDS:
-                    self._define(fi, ("part", node.name), k, node)
-                elif k in LOCAL_KINDS:
-                    key = ("local", fi.path, start, node.name)
-                    names.setdefault(node.name, key)
-                    self._define(fi, key, k, node, top)
-        fi.scopes.sort(key=lambda s: s[0])
-
     def _scope_fields(self, top) -> list[str]:
         """Field names written bare inside a declaration: a record's in its own `show`, a
         table's columns."""
@@ -227,13 +168,11 @@ class Index:
         return [f.name for f in self.records[record].fields]
 
     def _resolve(self, fi: FileIndex) -> None:
-        for start, end, top, names in fi.scopes:
-            for name in self._scope_fields(top):
-                names.setdefault(name, ("member", name))
+        fields = {id(top): set(self._scope_fields(top)) for _, _, top, _ in fi.scopes}
         for w in fi.words:
             if (fi.path, w.offset) in self.where:
                 continue
-            key = self._resolve_word(fi, w)
+            key = self._resolve_word(fi, w, fields)
             if key is None:
                 continue
             sym = self.symbols.get(key)
@@ -242,7 +181,7 @@ class Index:
             sym.references.append(w)
             self.where[(fi.path, w.offset)] = key
 
-    def _resolve_word(self, fi: FileIndex, w: Word) -> Key | None:
+    def _resolve_word(self, fi: FileIndex, w: Word, fields: dict) -> Key | None:
         name = w.text
         if w.dotted:
             table = self.tables.get(w.before or "")
@@ -252,6 +191,8 @@ class Index:
         scope = fi.scope_at(w.offset)
         if scope is not None and name in scope[1]:
             return scope[1][name]
+        if scope is not None and name in fields.get(id(scope[0]), ()):
+            return ("member", name)
         for ns in ("global", "member", "part"):
             if (ns, name) in self.symbols:
                 return (ns, name)
@@ -260,15 +201,103 @@ class Index:
         return None
 
 
+# ------------------------------------------------------------------------- one file's part
+_KEPT: OrderedDict[tuple[str, str], FileIndex] = OrderedDict()
+MAX_KEPT_FILES = 32
+
+
+def file_index(path: str, text: str, program: A.Program) -> FileIndex:
+    """A file's words, scopes and declarations (kept: an edit rebuilds only the edited file's)."""
+    kept = _KEPT.get((path, text))
+    if kept is not None and kept.program is program:
+        _KEPT.move_to_end((path, text))
+        return kept
+    starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+    fi = FileIndex(path, text, program, scan_words(path, text, starts), starts, [], [])
+    _declare(fi)
+    _KEPT[(path, text)] = fi
+    while len(_KEPT) > MAX_KEPT_FILES:
+        _KEPT.popitem(last=False)
+    return fi
+
+
+def _declare(fi: FileIndex) -> None:
+    """Fill `fi.scopes` and `fi.declared` from the file's top-level items."""
+    program = fi.program
+    tops = [*program.declarations,
+            *(o.declaration for o in program.overrides if isinstance(o, A.Override)),
+            *(o for o in program.overrides if isinstance(o, A.StepPatch)),
+            *program.scenarios]
+    claimed: set[int] = set()
+
+    def define(key: Key, kind: str, node, scope=None) -> None:
+        word = _name_word(fi, key[-1], node, claimed)
+        fi.declared.append((key, kind, node, scope, word))
+
+    for top in tops:
+        span = top.span
+        if span is None:
+            continue
+        start = fi.offset(span.line - 1, span.column - 1)
+        end = fi.offset(span.end_line - 1, span.end_column - 1)
+        names: dict[str, Key] = {}
+        fi.scopes.append((start, end, top, names))
+        kind = top.kind
+        if kind in GLOBAL_KINDS:
+            define(("global", top.name), kind, top)
+        elif kind == "state":
+            define(("global" if top.scope == "global" else "member", top.name), "state", top)
+        elif kind == "component_state":
+            define(("member", top.name), "component_state", top)
+        for param in getattr(top, "params", None) or ():
+            key = ("local", fi.path, start, param)
+            names[param] = key
+            define(key, "parameter", top, top)
+        for node in A.walk(top):
+            if node is top:
+                continue
+            k = node.kind
+            if k == "enum_member":
+                define(("global", node.name), "enum_member", node)
+            elif k == "field_decl":
+                define(("member", node.name), "field", node)
+            elif k in PART_KINDS:
+                define(("part", node.name), k, node)
+            elif k in LOCAL_KINDS:
+                key = ("local", fi.path, start, node.name)
+                names.setdefault(node.name, key)
+                define(names[node.name], k, node, top)
+    fi.scopes.sort(key=lambda s: s[0])
+
+
+def _name_word(fi: FileIndex, name: str, node, claimed: set[int]) -> Word | None:
+    """The first word spelling `name` inside a node's span, not claimed by another definition."""
+    span = node.span
+    if span is None or span.file not in (None, fi.path):
+        return None
+    start = fi.offset(span.line - 1, span.column - 1)
+    end = fi.offset(span.end_line - 1, span.end_column - 1)
+    lo = bisect.bisect_left(fi.words, start, key=lambda w: w.offset)
+    for w in fi.words[lo:]:
+        if w.offset >= end:
+            return None
+        if w.text == name and not w.dotted:
+            if w.offset in claimed:
+                return None
+            claimed.add(w.offset)
+            return w
+    return None
+
+
 # ------------------------------------------------------------------------------- scanning
 _WORD = re.compile(r"(?!\d)\w+")
+# A comment, a string (its holes may hold strings), a word, or a number.
+_TOKEN = re.compile(r"#[^\n]*|" + STRING_PATTERN + r'|"|(?!\d)\w+|\d\w*')
 
 
 def scan_words(path: str, text: str, line_starts: list[int]) -> list[Word]:
     """Every identifier outside comments and string text (a template's holes are read)."""
     out: list[Word] = []
-    i, n = 0, len(text)
-    depth_in_hole = []  # a stack: inside a string, are we in a `{hole}`?
 
     def add(m) -> None:
         start = m.start()
@@ -288,23 +317,13 @@ def scan_words(path: str, text: str, line_starts: list[int]) -> list[Word]:
             before = text[k + 1:end] or None
         out.append(Word(path, line, start - line_starts[line], m.group(), start, dotted, before))
 
-    del depth_in_hole
-    while i < n:
-        ch = text[i]
-        if ch == "#":
-            nl = text.find("\n", i)
-            i = n if nl < 0 else nl
-        elif ch == '"':
-            i = _scan_string(text, i + 1, add)
-        elif ch.isalpha() or ch == "_":
-            m = _WORD.match(text, i)
+    for m in _TOKEN.finditer(text):
+        first = m.group()[0]
+        if first == '"':
+            if "{" in m.group():
+                _scan_string(text, m.start() + 1, add)
+        elif first.isalpha() or first == "_":
             add(m)
-            i = m.end()
-        elif ch.isdigit():
-            while i < n and text[i].isalnum():
-                i += 1
-        else:
-            i += 1
     return out
 
 

@@ -97,7 +97,7 @@ class RulesServer(LanguageServer):
         parsed = []
         for f in files:
             try:
-                text, program = self.docs.parse(f)
+                text, program = self.docs.parse_partial(f)
             except Exception:  # noqa: BLE001 - a file that does not read has no names to offer
                 continue
             parsed.append((f, text, program))
