@@ -209,3 +209,15 @@ def test_completion_while_typing_after_a_table_offers_its_rows_and_after_a_dot_m
     line, column = at(typing, "p.money by", inside=2)
     labels = [c.label for c in F.completions(index, "shop.rules", line, column)]
     assert {"money", "price", "colour", "name"} <= set(labels) and "cost" not in labels
+
+
+def test_option_ids_are_offered_in_a_scenario_not_in_a_game_prompt():
+    text = (ROOT / SMALL_FILES[0]).read_text()
+    index = index_of(text, "t.rules")
+    line, column = at(text, '"place:1:1"')
+    assert [c.label for c in F.completions(index, "t.rules", line, column)] == ["place"]
+    line, column = at(text, '"Place your mark"')
+    assert "place" not in [c.label for c in F.completions(index, "t.rules", line, column)]
+    assert F.completions(index, "t.rules", line, column + 3) == []  # string text: nothing
+    line, column = at(text, 'row {r}', inside=6)
+    assert "size" in [c.label for c in F.completions(index, "t.rules", line, column)]  # a hole

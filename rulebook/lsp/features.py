@@ -247,7 +247,7 @@ class Completion:
     detail: str = ""
 
 
-_OPTION_CONTEXT = re.compile(r'\b(choose|refuse|option|options|prefer)\b[^"#]*"[^"]*$')
+_OPTION_CONTEXT = re.compile(r'\b(choose|refuse|option|options)\b[^"#]*"[^"]*$')
 
 
 def completions(index: Index, path: str, line: int, column: int) -> list[Completion]:
@@ -256,9 +256,13 @@ def completions(index: Index, path: str, line: int, column: int) -> list[Complet
         return []
     text_line = fi.text.split("\n")[line] if line < len(fi.line_starts) else ""
     before = text_line[:column]
-    if _OPTION_CONTEXT.search(before):  # `choose p "...`: an option's id
+    scope = fi.scope_at(fi.offset(line, column))
+    in_scenario = scope is not None and scope[0].kind == "scenario"
+    if in_scenario and _OPTION_CONTEXT.search(before):  # `choose p "...`: an option's id
         return [Completion(k[1], "option", "option") for k, s in sorted(index.symbols.items())
                 if k[0] == "part" and s.kind in ("option", "compose_step")]
+    if _in_string_text(before):
+        return []
     partial = re.search(r"(?!\d)\w*$", before).group()
     head = before[:len(before) - len(partial)].rstrip(" \t")
     if head.endswith(".") and not head.endswith(".."):
@@ -276,6 +280,15 @@ def completions(index: Index, path: str, line: int, column: int) -> list[Complet
     out += [Completion(n, "value", "built-in value") for n in sorted(BUILTIN_VALUES)]
     out += [Completion(k, "keyword") for k in KEYWORDS]
     return out
+
+
+def _in_string_text(before: str) -> bool:
+    """Whether a line written up to here ends inside a string, outside its `{holes}`."""
+    quotes = [m.start() for m in re.finditer(r'(?<!\\)"', before)]
+    if len(quotes) % 2 == 0:
+        return False
+    rest = before[quotes[-1] + 1:]
+    return rest.rfind("{") <= rest.rfind("}")
 
 
 def _short_kind(sym: Symbol) -> str:
