@@ -13,7 +13,8 @@ import os
 from dataclasses import dataclass, field
 
 from ..grammar import ast as A
-from ..grammar.parser import parse_text, read_source
+from ..grammar.parser import read_source
+from ..grammar.source import decode_source
 from ..validator.diagnostics import Diagnostic, DiagnosticError
 from .chunks import PieceParser
 
@@ -61,6 +62,8 @@ class Documents:
         kept = self._whole.get(norm(path))
         if kept is None or kept[0] != text:
             try:
+                # the limits of a file on disk hold for an editor's text too (size, binary)
+                decode_source(text.encode("utf-8", "surrogatepass"), path)
                 kept = (text, self.parser.parse(text, path), [])
             except DiagnosticError as e:
                 kept = (text, None, list(e.diagnostics))
