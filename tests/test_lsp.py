@@ -246,3 +246,16 @@ async def test_outline_and_folding(client):
     folds = await client.text_document_folding_range_async(T.FoldingRangeParams(
         text_document=T.TextDocumentIdentifier(uri=u)))
     assert (26, 49) in {(f.start_line, f.end_line) for f in folds}  # `play { ... }`
+
+
+async def test_an_error_in_the_game_found_by_its_variants_check_is_shown_in_the_game(
+        client, tmp_path):
+    (tmp_path / "game.rules").write_text(GAME.replace("by doubled(1)", "by tripled(1)"))
+    (tmp_path / "quick.rules").write_text(VARIANT.replace("doubled(2)", "2"))
+    game_uri = uri(tmp_path / "game.rules")
+    await opened(client, tmp_path / "quick.rules")
+    found = await diagnostics_of(client, game_uri)  # the game itself is not open
+    assert [d.severity for d in found] == [T.DiagnosticSeverity.Error]
+    assert "tripled" in found[0].message
+    assert found[0].range.start.line == GAME.split("\n").index(
+        "            increase p.score by doubled(1)")
