@@ -27,22 +27,31 @@ _OPEN, _CLOSE = "([{", ")]}"
 @lru_cache(maxsize=8)
 def pieces(text: str) -> tuple[tuple[int, str], ...]:
     """(0-based first line, text) of each top-level item, comments after it included."""
-    blank = _BLANKED.sub(lambda m: " " * len(m.group()), text)
     lines = text.split("\n")
-    blank_lines = blank.split("\n")
     starts: list[int] = []
     depth = 0
     continued = False
-    for number, line in enumerate(blank_lines):
-        if depth <= 0 and not continued and line[:1].isalpha():
+    for number, line in enumerate(lines):
+        opens_item, change, continues = _line_facts(line)
+        if depth <= 0 and not continued and opens_item:
             starts.append(number)
-        depth += sum(map(line.count, _OPEN)) - sum(map(line.count, _CLOSE))
-        continued = line.rstrip(" \t").endswith("\\")
+        depth += change
+        continued = continues
     if not starts or starts[0] != 0:
         starts.insert(0, 0)
     bounds = [*starts, len(lines)]
     return tuple((bounds[i], "\n".join(lines[bounds[i]:bounds[i + 1]]) + "\n")
                  for i in range(len(starts)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _line_facts(line: str) -> tuple[bool, int, bool]:
+    """(starts with a word at column 0, brackets opened less closed, ends with `\\`) of a line,
+    strings and comments left out (neither runs over a line). Kept by the line's text: an edit
+    changes few lines."""
+    blank = _BLANKED.sub("", line)
+    change = sum(map(blank.count, _OPEN)) - sum(map(blank.count, _CLOSE))
+    return line[:1].isalpha(), change, blank.rstrip().endswith("\\")
 
 
 class PieceParser:
