@@ -108,7 +108,8 @@ def describe(index: Index, sym: Symbol) -> str:
     if not sym.definitions:
         return ""
     first = sym.definitions[0]
-    fi = index.files[first.file]
+    node_file = sym.node.span.file if sym.node is not None and sym.node.span else None
+    fi = index.files.get(node_file) or index.files[first.file]
     parts = [_fenced(_signature(fi, sym))]
     detail = _details(index, sym)
     if detail:
@@ -138,8 +139,7 @@ def _signature(fi: FileIndex, sym: Symbol) -> str:
     if node is None or node.span is None:
         return sym.key[-1]
     if node.kind in ("let", "binding", "sc_let", "parameter") or sym.kind == "parameter":
-        w = sym.definitions[0]
-        line = fi.text.split("\n")[w.line].strip()
+        line = fi.text.split("\n")[node.span.line - 1].strip()
         return f"({sym.kind}) {sym.key[-1]}" + (f" — in: {line}" if line else "")
     lines = fi.text.split("\n")
     first = lines[node.span.line - 1][node.span.column - 1:]

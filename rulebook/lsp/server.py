@@ -40,6 +40,9 @@ COMPLETION_KIND = {
     "enum_member": T.CompletionItemKind.EnumMember, "define": T.CompletionItemKind.Function,
     "procedure": T.CompletionItemKind.Function, "state": T.CompletionItemKind.Variable,
     "const": T.CompletionItemKind.Constant, "table": T.CompletionItemKind.Module,
+    "parameter": T.CompletionItemKind.Variable, "let": T.CompletionItemKind.Variable,
+    "binding": T.CompletionItemKind.Variable, "sc_let": T.CompletionItemKind.Variable,
+    "event": T.CompletionItemKind.Event, "reaction": T.CompletionItemKind.Event,
 }
 
 
