@@ -259,3 +259,23 @@ async def test_an_error_in_the_game_found_by_its_variants_check_is_shown_in_the_
     assert "tripled" in found[0].message
     assert found[0].range.start.line == GAME.split("\n").index(
         "            increase p.score by doubled(1)")
+
+
+def utf16_column(line: str, needle: str) -> int:
+    return len(line[:line.index(needle)].encode("utf-16-le")) // 2
+
+
+async def test_columns_are_counted_as_the_client_counts_them(client, folder):
+    """VS Code counts UTF-16 units: an emoji is two of them, one character to the checker."""
+    text = GAME.replace("by doubled(1)", 'by size("🎲") + doubled(1) + tripled')
+    u = await opened(client, folder / "emoji.rules", text)
+    (d,) = [d for d in client.diagnostics[u] if "tripled" in d.message]
+    line = text.split("\n")[d.range.start.line]
+    assert d.range.start.character == utf16_column(line, "tripled")
+    hover = await client.text_document_hover_async(T.HoverParams(
+        text_document=T.TextDocumentIdentifier(uri=u), position=T.Position(
+            line=d.range.start.line, character=utf16_column(line, "doubled") + 2)))
+    assert "define doubled(n)" in hover.contents.value
+    assert (hover.range.start.character, hover.range.end.character) == (
+        utf16_column(line, "doubled"), utf16_column(line, "doubled") + len("doubled"))
+    client.text_document_did_close(T.DidCloseTextDocumentParams(T.TextDocumentIdentifier(uri=u)))

@@ -53,6 +53,7 @@ class RulesServer(LanguageServer):
         self.checked: dict[str, Checked] = {}     # open path -> what its last check found
         self.versions: dict[str, int] = {}        # open path -> edits seen (to skip stale checks)
         self._indexes: dict[str, tuple[tuple, Index]] = {}
+        self._lines: dict[str, tuple[str, list[str]]] = {}
 
     # ------------------------------------------------------------------------- diagnostics
     def recheck(self, path: str) -> None:
@@ -89,9 +90,56 @@ class RulesServer(LanguageServer):
                 key = (d.line, d.column, d.code, d.message)
                 if key not in seen:
                     seen.add(key)
-                    found.append(to_lsp(d))
+                    found.append(self.client_units(target, to_lsp(d)))
         self.text_document_publish_diagnostics(
             T.PublishDiagnosticsParams(uri=uris.from_fs_path(target), diagnostics=found))
+
+    # --------------------------------------------------------------------- columns, units
+    # The index and the checker count columns in characters; the client may count UTF-16 units
+    # (it says which in `initialize`; pygls's codec converts, given the line).
+    def lines_of(self, path: str) -> list[str]:
+        text = self.docs.open.get(os.path.normpath(path))
+        if text is None:
+            from ..loader import parse_cached
+            try:
+                text = parse_cached(path)[0]  # the same text object while the file is unchanged
+            except Exception:  # noqa: BLE001 - a file that does not read or parse
+                try:
+                    text = self.docs.text(path)
+                except Exception:  # noqa: BLE001 - gone from disk: columns pass unchanged
+                    return []
+        kept = self._lines.get(path)
+        if kept is None or kept[0] is not text:
+            kept = self._lines[path] = (text, text.split("\n"))
+        return kept[1]
+
+    def from_client(self, path: str, position: T.Position) -> tuple[int, int]:
+        lines = self.lines_of(path)
+        if not lines:
+            return position.line, position.character
+        at = self.workspace.position_codec.position_from_client_units(lines, position)
+        return at.line, at.character
+
+    def to_client(self, path: str, line: int, column: int) -> T.Position:
+        lines = self.lines_of(path)
+        if not lines or line >= len(lines):
+            return T.Position(line=line, character=column)
+        at = self.workspace.position_codec.position_to_client_units(
+            lines, T.Position(line=line, character=column))
+        return T.Position(line=at.line, character=at.character)
+
+    def client_units(self, path: str, d: T.Diagnostic) -> T.Diagnostic:
+        r = d.range
+        d.range = T.Range(start=self.to_client(path, r.start.line, r.start.character),
+                          end=self.to_client(path, r.end.line, r.end.character))
+        return d
+
+    def place_range(self, p: F.Place) -> T.Range:
+        return T.Range(start=self.to_client(p.file, p.line, p.column),
+                       end=self.to_client(p.file, p.end_line, p.end_column))
+
+    def location(self, p: F.Place) -> T.Location:
+        return T.Location(uri=uris.from_fs_path(p.file), range=self.place_range(p))
 
     # ------------------------------------------------------------------------------- index
     def index_for(self, path: str) -> Index:
@@ -158,14 +206,6 @@ def _range(line: int, column: int, end_line: int | None = None,
                                   character=column if end_column is None else end_column))
 
 
-def _place_range(p: F.Place) -> T.Range:
-    return _range(p.line, p.column, p.end_line, p.end_column)
-
-
-def _location(p: F.Place) -> T.Location:
-    return T.Location(uri=uris.from_fs_path(p.file), range=_place_range(p))
-
-
 def path_of(uri: str) -> str:
     return os.path.normpath(uris.to_fs_path(uri) or uri)
 
@@ -203,56 +243,57 @@ def did_close(ls: RulesServer, params: T.DidCloseTextDocumentParams) -> None:
 
 
 # ------------------------------------------------------------------------------ questions
-def _where(params) -> tuple[str, int, int]:
-    return path_of(params.text_document.uri), params.position.line, params.position.character
+def _where(ls: RulesServer, params) -> tuple[str, int, int]:
+    path = path_of(params.text_document.uri)
+    return (path, *ls.from_client(path, params.position))
 
 
 @server.feature(T.TEXT_DOCUMENT_HOVER)
 def hover(ls: RulesServer, params: T.HoverParams) -> T.Hover | None:
-    path, line, column = _where(params)
+    path, line, column = _where(ls, params)
     found = F.hover(ls.index_for(path), path, line, column)
     if found is None:
         return None
     text, place = found
     return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=text),
-                   range=_place_range(place))
+                   range=ls.place_range(place))
 
 
 @server.feature(T.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: RulesServer, params: T.DefinitionParams) -> list[T.Location]:
-    path, line, column = _where(params)
-    return [_location(p) for p in F.definition(ls.index_for(path), path, line, column)]
+    path, line, column = _where(ls, params)
+    return [ls.location(p) for p in F.definition(ls.index_for(path), path, line, column)]
 
 
 @server.feature(T.TEXT_DOCUMENT_REFERENCES)
 def references(ls: RulesServer, params: T.ReferenceParams) -> list[T.Location]:
-    path, line, column = _where(params)
-    return [_location(p) for p in F.references(ls.index_for(path), path, line, column,
+    path, line, column = _where(ls, params)
+    return [ls.location(p) for p in F.references(ls.index_for(path), path, line, column,
                                                params.context.include_declaration)]
 
 
 @server.feature(T.TEXT_DOCUMENT_PREPARE_RENAME)
 def prepare_rename(ls: RulesServer, params: T.PrepareRenameParams):
-    path, line, column = _where(params)
+    path, line, column = _where(ls, params)
     index = ls.index_for(path)
     try:
         F.renamable(index, path, line, column)
     except F.RenameRefused:
         return None
     word = index.symbol_at(path, line, column)[0]
-    return _place_range(F.word_place(word))
+    return ls.place_range(F.word_place(word))
 
 
 @server.feature(T.TEXT_DOCUMENT_RENAME)
 def rename(ls: RulesServer, params: T.RenameParams) -> T.WorkspaceEdit:
-    path, line, column = _where(params)
+    path, line, column = _where(ls, params)
     try:
         edits = F.rename(ls.index_for(path), path, line, column, params.new_name)
     except F.RenameRefused as e:
         from pygls.exceptions import JsonRpcInvalidParams
         raise JsonRpcInvalidParams(str(e))
     return T.WorkspaceEdit(changes={
-        uris.from_fs_path(file): [T.TextEdit(range=_place_range(p), new_text=new)
+        uris.from_fs_path(file): [T.TextEdit(range=ls.place_range(p), new_text=new)
                                   for p, new in places]
         for file, places in edits.items()})
 
@@ -260,7 +301,7 @@ def rename(ls: RulesServer, params: T.RenameParams) -> T.WorkspaceEdit:
 @server.feature(T.TEXT_DOCUMENT_COMPLETION,
                 T.CompletionOptions(trigger_characters=[".", '"']))
 def completion(ls: RulesServer, params: T.CompletionParams) -> T.CompletionList:
-    path, line, column = _where(params)
+    path, line, column = _where(ls, params)
     items = [T.CompletionItem(label=c.label, kind=COMPLETION_KIND.get(c.kind,
                                                                       T.CompletionItemKind.Text),
                               detail=c.detail or None)
@@ -278,8 +319,8 @@ def document_symbol(ls: RulesServer, params: T.DocumentSymbolParams) -> list[T.D
 
     def convert(o: F.Outline) -> T.DocumentSymbol:
         return T.DocumentSymbol(name=o.name, kind=SYMBOL_KIND.get(o.kind, T.SymbolKind.Object),
-                                range=_place_range(o.place),
-                                selection_range=_place_range(o.selection),
+                                range=ls.place_range(o.place),
+                                selection_range=ls.place_range(o.selection),
                                 children=[convert(c) for c in o.children] or None)
     return [convert(o) for o in F.outline(program, path)]
 
@@ -304,7 +345,9 @@ def formatting(ls: RulesServer, params: T.DocumentFormattingParams) -> list[T.Te
     if new is None or new == text:
         return None if new is None else []
     lines = text.split("\n")
-    return [T.TextEdit(range=_range(0, 0, len(lines) - 1, len(lines[-1])), new_text=new)]
+    return [T.TextEdit(range=T.Range(start=T.Position(line=0, character=0),
+                                     end=ls.to_client(path, len(lines) - 1, len(lines[-1]))),
+                       new_text=new)]
 
 
 def main() -> None:
