@@ -3,9 +3,10 @@
 editor's open texts standing in for their files on disk, so a variant merges onto its game as
 it is being edited.
 
-Parsing is the slow stage: a text is parsed once (kept by path and text), a file that is not open
-is read through the loader's cache (once per version on disk), and the JSON Schema verdict of a
-text is kept with its parse, so an edit costs one parse of the edited file and a semantic check.
+Parsing is the slow stage: an open text is parsed one top-level item at a time (`chunks`), each
+item's parse and JSON Schema verdict kept, so an edit parses the item it changed; a file that is
+not open is read through the loader's cache (once per version on disk). The semantic checks run on
+the whole program, as `rulebook check` runs them.
 """
 from __future__ import annotations
 
