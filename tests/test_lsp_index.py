@@ -221,3 +221,15 @@ def test_option_ids_are_offered_in_a_scenario_not_in_a_game_prompt():
     assert F.completions(index, "t.rules", line, column + 3) == []  # string text: nothing
     line, column = at(text, 'row {r}', inside=6)
     assert "size" in [c.label for c in F.completions(index, "t.rules", line, column)]  # a hole
+
+
+def test_variants_that_extend_each_other_in_a_cycle_are_an_error(tmp_path):
+    (tmp_path / "shop.rules").write_text(GAME)
+    a, b = str(tmp_path / "a.rules"), str(tmp_path / "b.rules")
+    docs = Documents()
+    docs.set(a, 'variant "A" extends "b.rules" {\n}\n')
+    for name in ("a.rules", "b.rules"):  # on disk, both extend the game
+        (tmp_path / name).write_text('variant "V" extends "shop.rules" {\n}\n')
+    docs.set(b, 'variant "B" extends "a.rules" {\n}\n')  # as edited, unsaved
+    (found,) = check_document(docs, a).diagnostics[b]
+    assert found.code == "E0504" and "cycle" in found.message

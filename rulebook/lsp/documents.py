@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..grammar import ast as A
 from ..grammar.parser import read_source
 from ..grammar.source import decode_source
-from ..validator.diagnostics import Diagnostic, DiagnosticError
+from ..validator.diagnostics import Diagnostic, DiagnosticError, span_fields
 from .chunks import PieceParser
 
 
@@ -146,10 +146,13 @@ def merge_chain(docs: Documents, path: str) -> tuple[list[str], A.Program]:
     while True:
         key = os.path.realpath(current)
         if key in seen or len(chain) >= MAX_CHAIN:
-            # the loader words these errors; let it, reading the files from disk
-            from ..loader import load_ruleset
-            ruleset = load_ruleset(path)
-            return list(ruleset.chain), ruleset.program
+            code, message = (("E0504", "variants extend each other in a cycle: "
+                              + " -> ".join([*chain, current])) if key in seen else
+                             ("E0512", f"variants extend each other more than {MAX_CHAIN} deep"))
+            raise DiagnosticError([Diagnostic(
+                code, message, file=chain[-1], **span_fields(programs[-1].header.span),
+                hint="one file of the chain must be the game itself (`game` header)")],
+                dict(zip(chain, texts)))
         seen.add(key)
         text, program = docs.parse(current)
         chain.append(current)
