@@ -233,3 +233,17 @@ def test_variants_that_extend_each_other_in_a_cycle_are_an_error(tmp_path):
     docs.set(b, 'variant "B" extends "a.rules" {\n}\n')  # as edited, unsaved
     (found,) = check_document(docs, a).diagnostics[b]
     assert found.code == "E0504" and "cycle" in found.message
+
+
+def test_definition_of_a_file_named_by_extends_or_ruleset_is_the_file():
+    name = str(ROOT / "rulesets/liqueur/two_players.rules")
+    text = Path(name).read_text()
+    index = index_of(text, name)
+    (place,) = F.definition(index, name, *at(text, '"liqueur.rules"', inside=3))
+    assert Path(place.file).resolve() == ROOT / "rulesets/liqueur/liqueur.rules"
+    name = str(ROOT / "rulesets/liqueur/tests/two_players.rules")
+    text = Path(name).read_text()
+    index = index_of(text, name)
+    line, column = at(text, 'ruleset "', inside=10)
+    (place,) = F.definition(index, name, line, column)
+    assert Path(place.file).resolve().parent == ROOT / "rulesets/liqueur"

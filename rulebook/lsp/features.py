@@ -40,12 +40,35 @@ def definition(index: Index, path: str, line: int, column: int) -> list[Place]:
     declarations a variant overrides)."""
     found = index.symbol_at(path, line, column)
     if found is None or found[1] is None:
-        return []
+        return _named_file(index, path, line, column)
     word, sym = found
     if sym.key[0] == "row":
         row = _row(index, sym.key[1], sym.key[2])
         return [span_place(row.span, path)] if row is not None and row.span else []
     return [word_place(w) for w in sym.definitions]
+
+
+_FILE_NAMED = re.compile(r'\b(extends|ruleset)\s+"([^"\n]+)"')
+
+
+def _named_file(index: Index, path: str, line: int, column: int) -> list[Place]:
+    """The file named by `extends "..."` or a scenario's `ruleset "..."` under the cursor,
+    found as the loader finds it."""
+    from ..loader import named_in_tree, scenario_ruleset
+    from ..validator.diagnostics import DiagnosticError
+
+    fi = index.files.get(path)
+    if fi is None or line >= len(fi.line_starts):
+        return []
+    for m in _FILE_NAMED.finditer(fi.text.split("\n")[line]):
+        if m.start(2) - 1 <= column <= m.end(2) + 1:
+            try:
+                target = (named_in_tree(path, m.group(2), None, "`extends`")
+                          if m.group(1) == "extends" else scenario_ruleset(path, m.group(2)))
+            except DiagnosticError:
+                return []
+            return [Place(target, 0, 0, 0, 0)]
+    return []
 
 
 def references(index: Index, path: str, line: int, column: int,
