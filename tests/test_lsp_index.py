@@ -247,3 +247,20 @@ def test_definition_of_a_file_named_by_extends_or_ruleset_is_the_file():
     line, column = at(text, 'ruleset "', inside=10)
     (place,) = F.definition(index, name, line, column)
     assert Path(place.file).resolve().parent == ROOT / "rulesets/liqueur"
+
+
+def test_renaming_an_enum_member_renames_the_table_cells_that_hold_it():
+    index = index_of(GAME)
+    edits = F.rename(index, "shop.rules", *at(GAME, "red "), "crimson")
+    places = sorted((p.line, p.column) for p, _ in edits["shop.rules"])
+    assert places == [at(GAME, "red ", inside=0), at(GAME, '"red"')]  # the member, the cell
+    renamed = GAME
+    for place, new in sorted(edits["shop.rules"], key=lambda e: (-e[0].line, -e[0].column)):
+        lines = renamed.split("\n")
+        lines[place.line] = lines[place.line][:place.column] + new + \
+            lines[place.line][place.end_column:]
+        renamed = "\n".join(lines)
+    assert 'crimson "Red"' in renamed and '"crimson"' in renamed
+    docs = Documents()
+    docs.set("shop.rules", renamed)
+    assert check_document(docs, "shop.rules").diagnostics == {"shop.rules": []}

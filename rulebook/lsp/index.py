@@ -149,7 +149,39 @@ class Index:
                     self.records[node.name] = node
         for fi in self.files.values():
             self._resolve(fi)
+            self._enum_cells(fi)
         return self
+
+    def _enum_cells(self, fi: FileIndex) -> None:
+        """A table cell holding an enum member (`"red"` in a column of enum type) uses the member:
+        renaming the member renames the cell's text."""
+        for table in (d for _, _, d, _ in fi.scopes if d.kind == "table"):
+            record = self.records.get(table.record)
+            types = {f.name: getattr(f.type, "name", None) for f in record.fields} if record else {}
+            enum_columns = [k for k, c in enumerate(table.columns)
+                            if self._is_enum(types.get(c))]
+            for row in table.rows if enum_columns else ():
+                if row.span is None:
+                    continue
+                line = row.span.line - 1
+                start = fi.offset(line, row.span.column - 1)
+                end = fi.offset(row.span.end_line - 1, row.span.end_column - 1)
+                cells = list(re.finditer(STRING_PATTERN, fi.text[start:end]))
+                strings = [k for k, v in enumerate(row.values) if isinstance(v, str)]
+                if len(cells) != len(strings):
+                    continue  # a cell written in a way this does not follow: leave the row
+                for k, m in zip(strings, cells):
+                    key = ("global", row.values[k])
+                    if k in enum_columns and key in self.symbols \
+                            and m.group() == f'"{row.values[k]}"':
+                        offset = start + m.start() + 1
+                        w = Word(fi.path, line, offset - fi.line_starts[line], row.values[k], offset)
+                        self.symbols[key].references.append(w)
+                        self.where[(fi.path, offset)] = key
+
+    def _is_enum(self, name: str | None) -> bool:
+        sym = self.symbols.get(("global", name))
+        return sym is not None and sym.kind == "enum"
 
     def _symbol(self, key: Key, kind: str, node, scope=None) -> Symbol:
         sym = self.symbols.get(key)
