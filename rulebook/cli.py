@@ -267,6 +267,11 @@ def fmt(targets: tuple[str, ...], check_only: bool, write: bool) -> None:
     sys.exit(1 if problems or (check_only and changed) else 0)
 
 
+from .cli_lsp import lsp  # noqa: E402 - the language server (the `lsp` extra)
+
+main.add_command(lsp)
+
+
 # ------------------------------------------------------------------- game commands (lead)
 try:
     from .cli_game import register
