@@ -238,3 +238,6 @@ except ImportError:
     register = None
 if register:
     register(main)
+
+from .cli_docs import register as _register_docs  # noqa: E402  (`rulebook docs`)
+_register_docs(main)

@@ -1,0 +1,100 @@
+"""A ruleset's reference, gathered from its merged AST: the one object both pages render."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .components import Components, Meta, collect_components, meta_of
+from .flow import (Decision, Outline, Rule, Scoring, collect_decisions, collect_flow,
+                   collect_other_rules, collect_scoring)
+from .notes import (Assumption, Coverage, Note, Section, collect_meta, collect_notes,
+                    coverage)
+from .places import Anchors
+from .variants import Variant, collect_variants
+
+
+@dataclass
+class Reference:
+    name: str                       # the file name the pages are written under
+    title: str
+    players: str
+    source: str
+    files: list[str]
+    chosen_variants: list[str]
+    header_meta: Meta
+    components: Components
+    flow: list[Outline]
+    flow_elsewhere: list[Outline]
+    decisions: list[Decision]
+    scoring: Scoring
+    other_rules: dict[str, list[Rule]]
+    variants: list[Variant]
+    assumptions: list[Assumption]
+    notes: list[Note]
+    sections: list[Section]
+    coverage: Coverage
+    contents: list[tuple[str, str]] = field(default_factory=list)   # (anchor, title)
+
+
+def build_reference(ref: str, variants=()) -> Reference:
+    """The reference of a ruleset (bundled name, folder or file) with the chosen variants.
+    Raises DiagnosticError, as `rulebook.api.load` does, when the rules do not check."""
+    from ..api import load
+    from ..loader import load_ruleset
+
+    rules = load(ref, variants)   # checked as a game is before it is played
+    ruleset = load_ruleset(rules.source_path, tuple(variants))
+    program = ruleset.program
+    root = str(Path(ruleset.chain[0]).parent)
+    anchors = Anchors()
+    decls = program.declarations
+    components = collect_components(decls, anchors)
+    decisions = collect_decisions(decls, anchors)  # numbered in the order they are written
+    flow, elsewhere = collect_flow(decls, anchors)
+    scoring = collect_scoring(decls, anchors)
+    other = collect_other_rules(decls, anchors)
+    assumptions, sections = collect_meta(decls, anchors, root)
+    assumptions += _header_assumptions(program.header, ruleset.chain[0], root)
+    notes = collect_notes(decls, ruleset.files, anchors, root)
+    links = {p.title: p.anchor for p in anchors.all_places()}
+    applied = {os.path.realpath(f) for f in ruleset.chain}
+    header = program.header
+    stems = [Path(f).stem for f in ruleset.chain] + [v for v in ruleset.variants]
+    out = Reference(
+        name="+".join(dict.fromkeys(stems)), title=header.title,
+        players=(f"{header.min_players}" if header.min_players == header.max_players
+                 else f"{header.min_players} to {header.max_players}"),
+        source=header.source or "", files=[os.path.relpath(f, root) for f in ruleset.chain],
+        chosen_variants=list(ruleset.variants), header_meta=meta_of(header),
+        components=components, flow=flow, flow_elsewhere=elsewhere, decisions=decisions,
+        scoring=scoring, other_rules=other,
+        variants=collect_variants(ruleset.chain[0], applied, links, root),
+        assumptions=assumptions, notes=notes, sections=sections,
+        coverage=coverage(sections, getattr(header, "sections", None)))
+    out.contents = _contents(out)
+    return out
+
+
+def _header_assumptions(header, file: str, root: str) -> list[Assumption]:
+    from .places import Place
+
+    if header.meta.assumed is None:
+        return []
+    return [Assumption(Place("overview", "game"), "game", os.path.relpath(file, root),
+                       header.span.line if header.span else None, header.meta.assumed)]
+
+
+def _contents(r: Reference) -> list[tuple[str, str]]:
+    """The table of contents: only the sections this ruleset has something in."""
+    parts = [("overview", "Overview", True),
+             ("components", "Components", bool(r.components)),
+             ("setup-and-play", "Setup and play", bool(r.flow or r.flow_elsewhere)),
+             ("decisions", "Decisions", bool(r.decisions)),
+             ("scoring", "Scoring and winners", bool(r.scoring.scoring or r.scoring.winner)),
+             ("rules", "Other rules", bool(r.other_rules)),
+             ("variants", "Variants", bool(r.variants)),
+             ("assumptions", "Assumptions", True),
+             ("readings", "Readings and contradictions", True),
+             ("citations", "Citations", True)]
+    return [(anchor, title) for anchor, title, present in parts if present]
