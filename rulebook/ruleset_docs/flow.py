@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..grammar import ast as A
 from . import rules_text as R
 from .components import Meta, meta_of
-from .places import Anchors, Place, in_order, where
+from .places import Anchors, Place, where
 
 # Statements that give a game its shape: shown in the outline of setup and play.
 _OUTLINE_KINDS = {"rounds", "phase", "step", "turn", "turns", "turns_from", "simultaneously",
@@ -105,6 +106,10 @@ def outline_of(decl, anchors: Anchors) -> Outline:
                    R.declaration_code(decl))
 
 
+def _holds_steps(node) -> bool:
+    return any(n is not node and n.kind in ("phase", "step") for n in A.walk(node))
+
+
 def _holds_statements(node) -> bool:
     # Expressions never hold statements; branches, arms and options do.
     return node.kind in ("branch", "match_arm", "option", "compose_step")
@@ -115,14 +120,16 @@ def _outline_item(node, depth: int, anchors: Anchors) -> OutlineItem:
     meta = meta_of(node)
     if kind in ("phase", "step"):
         detail = f"when {R.expression(node.when)}" if getattr(node, "when", None) else ""
-        return OutlineItem(depth, anchors.of_statement(node), kind, node.name, detail, meta,
-                           R.statement_code(node))
+        # A phase that holds steps is read in the rules text of its declaration: printing it
+        # again here would print its steps twice.
+        code = "" if _holds_steps(node) else R.statement_code(node)
+        return OutlineItem(depth, anchors.of_statement(node), kind, node.name, detail, meta, code)
     if kind in ("choose", "compose"):
         place = anchors.of_statement(node)
         return OutlineItem(depth, place, "decision", place.title,
                            f"{R.expression(node.player)}: {R.template(node.prompt)}", meta)
     if kind == "rounds":
-        word = {"forever": "rounds", "until": "rounds until", "count": "rounds:"}[node.mode]
+        word = "rounds until" if node.mode == "until" else "rounds"
         return OutlineItem(depth, None, word, "", R.expression(node.expr), meta)
     if kind == "turn":
         return OutlineItem(depth, None, "turn of", "", R.expression(node.player), meta)
@@ -139,26 +146,24 @@ def _options(options) -> list[OptionRow]:
                       R.expression(o.where), R.template(o.label), meta_of(o)) for o in options]
 
 
-def collect_decisions(declarations, anchors: Anchors) -> list[Decision]:
+def collect_decisions(nodes) -> list[Decision]:
+    """Every `choose` and `compose` of the walk (places.in_order), in the order written."""
     out = []
-    for decl in declarations:
-        for node, places in in_order(decl, anchors, (anchors.of_declaration(decl),)):
-            if node.kind not in ("choose", "compose"):
-                continue
-            place = anchors.of_statement(node)
-            flags = [word for word in ("optional", "confirm", "repeat")
-                     if getattr(node, word, False)]
-            if node.kind == "choose":
-                steps, options = [], _options(node.options)
-                if node.otherwise is not None:
-                    flags.append("otherwise: runs its `otherwise` block when nothing is legal")
-            else:
-                flags.append("built in steps; then done or start over")
-                steps = [DecisionStep(s.name, R.template(s.prompt), R.expression(s.until),
-                                      _options(s.options)) for s in node.steps]
-                options = []
-            out.append(Decision(place, where(places), R.expression(node.player),
-                                R.template(node.prompt), flags, options, steps, meta_of(node)))
+    for node, places in nodes:
+        if node.kind not in ("choose", "compose"):
+            continue
+        flags = [word for word in ("optional", "confirm", "repeat") if getattr(node, word, False)]
+        if node.kind == "choose":
+            steps, options = [], _options(node.options)
+            if node.otherwise is not None:
+                flags.append("otherwise: runs its `otherwise` block when nothing is legal")
+        else:
+            flags.append("built in steps; then done or start over")
+            steps = [DecisionStep(s.name, R.template(s.prompt), R.expression(s.until),
+                                  _options(s.options)) for s in node.steps]
+            options = []
+        out.append(Decision(places[-1], where(places[:-1]), R.expression(node.player),
+                            R.template(node.prompt), flags, options, steps, meta_of(node)))
     return out
 
 

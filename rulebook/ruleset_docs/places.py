@@ -79,12 +79,14 @@ class Anchors:
         return self.place(node, f"{node.kind} {node.name}", f"{node.kind}-{node.name}")
 
 
-def in_order(node, anchors: Anchors, inside: tuple[Place, ...] = ()):
-    """(node, places holding it) for every node under `node`, in the order it was written.
+def in_order(declarations, anchors: Anchors) -> list[tuple[object, tuple[Place, ...]]]:
+    """(node, places holding it, itself included) for every node of the declarations, in the
+    order it was written.
 
     Fields are visited in the order the AST declares them, which is the order of the text for
     every construct (a header before its body, a body's statements in turn)."""
-    stack = [(node, inside)]
+    out = []
+    stack = [(d, (anchors.of_declaration(d),)) for d in reversed(declarations)]
     while stack:
         current, places = stack.pop()
         if isinstance(current, list):
@@ -92,13 +94,13 @@ def in_order(node, anchors: Anchors, inside: tuple[Place, ...] = ()):
             continue
         if not isinstance(current, A.Node):
             continue
-        yield current, places
-        kind = getattr(current, "kind", None)
-        if kind in _PLACE_KINDS:
+        if getattr(current, "kind", None) in _PLACE_KINDS:
             places = (*places, anchors.of_statement(current))
+        out.append((current, places))
         children = [getattr(current, name) for name in type(current).model_fields]
         stack.extend((child, places) for child in reversed(children)
                      if isinstance(child, (A.Node, list)))
+    return out
 
 
 def where(places: tuple[Place, ...]) -> Place:

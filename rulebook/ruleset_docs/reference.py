@@ -10,7 +10,7 @@ from .flow import (Decision, Outline, Rule, Scoring, collect_decisions, collect_
                    collect_other_rules, collect_scoring)
 from .notes import (Assumption, Coverage, Note, Section, collect_meta, collect_notes,
                     coverage)
-from .places import Anchors
+from .places import Anchors, in_order
 from .variants import Variant, collect_variants
 
 
@@ -18,6 +18,7 @@ from .variants import Variant, collect_variants
 class Reference:
     name: str                       # the file name the pages are written under
     title: str
+    game_title: str                 # the game's own title (`title` names the variants too)
     players: str
     source: str
     files: list[str]
@@ -50,19 +51,21 @@ def build_reference(ref: str, variants=()) -> Reference:
     anchors = Anchors()
     decls = program.declarations
     components = collect_components(decls, anchors)
-    decisions = collect_decisions(decls, anchors)  # numbered in the order they are written
+    nodes = in_order(decls, anchors)
+    decisions = collect_decisions(nodes)  # numbered in the order they are written
     flow, elsewhere = collect_flow(decls, anchors)
     scoring = collect_scoring(decls, anchors)
     other = collect_other_rules(decls, anchors)
-    assumptions, sections = collect_meta(decls, anchors, root)
+    assumptions, sections = collect_meta(nodes, root)
     assumptions += _header_assumptions(program.header, ruleset.chain[0], root)
-    notes = collect_notes(decls, ruleset.files, anchors, root)
+    notes = collect_notes(nodes, ruleset.files, _header_lines(ruleset), root)
     links = {p.title: p.anchor for p in anchors.all_places()}
     applied = {os.path.realpath(f) for f in ruleset.chain}
     header = program.header
     stems = [Path(f).stem for f in ruleset.chain] + [v for v in ruleset.variants]
     out = Reference(
         name="+".join(dict.fromkeys(stems)), title=header.title,
+        game_title=ruleset.game_title,
         players=(f"{header.min_players}" if header.min_players == header.max_players
                  else f"{header.min_players} to {header.max_players}"),
         source=header.source or "", files=[os.path.relpath(f, root) for f in ruleset.chain],
@@ -73,6 +76,17 @@ def build_reference(ref: str, variants=()) -> Reference:
         assumptions=assumptions, notes=notes, sections=sections,
         coverage=coverage(sections, getattr(header, "sections", None)))
     out.contents = _contents(out)
+    return out
+
+
+def _header_lines(ruleset) -> dict[str, int]:
+    """The line of each file's `game`/`variant` header (comments above it introduce the file)."""
+    from ..loader import parse_cached
+
+    out = {}
+    for path in ruleset.chain:
+        header = parse_cached(path)[1].header
+        out[path] = header.span.line if header is not None and header.span else 0
     return out
 
 

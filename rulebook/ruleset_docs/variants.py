@@ -12,7 +12,7 @@ from ..loader import first_word, parse_cached, rules_files_in
 from ..validator.diagnostics import DiagnosticError
 from . import rules_text as R
 from .components import Meta, meta_of
-from .notes import Assumption, _what
+from .notes import Assumption, Note, _what, reading_notes
 from .places import Place, declaration_title, slug
 
 _STEP_PATCH = {"before": "runs before step", "after": "runs after step",
@@ -38,8 +38,10 @@ class Variant:
     extends: str
     players: str
     applied: bool
+    meta: Meta = field(default_factory=lambda: Meta([], None))
     changes: list[Change] = field(default_factory=list)
     assumptions: list[Assumption] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
     problem: str = ""    # why the file could not be read
 
 
@@ -58,7 +60,7 @@ def collect_variants(game_file: str, applied: set[str], links: dict[str, str], r
         place = Place("variant-" + slug(name), f"variant {name}")
         rel = os.path.relpath(path, root)
         try:
-            _, program = parse_cached(str(path))
+            text, program = parse_cached(str(path))
         except DiagnosticError as e:
             out.append(Variant(place, name, name, rel, "", "", False,
                                problem=e.diagnostics[0].message))
@@ -67,7 +69,7 @@ def collect_variants(game_file: str, applied: set[str], links: dict[str, str], r
         players = (f"{header.min_players} to {header.max_players}"
                    if header.min_players is not None else "")
         variant = Variant(place, name, header.title, rel, header.extends, players,
-                          os.path.realpath(path) in applied)
+                          os.path.realpath(path) in applied, meta_of(header))
         for decl in program.declarations:
             title = declaration_title(decl)
             variant.changes.append(Change("adds", title, links.get(title), "", meta_of(decl),
@@ -81,6 +83,8 @@ def collect_variants(game_file: str, applied: set[str], links: dict[str, str], r
                     place, _what(node), rel, node.span.line if node.span else None,
                     meta.assumed))
         variant.assumptions.sort(key=lambda a: a.line or 0)
+        variant.notes = [Note(place, rel, line, body, contradiction)
+                         for line, body, contradiction in reading_notes(text, _line(header))]
         out.append(variant)
     return out
 
@@ -94,3 +98,7 @@ def _change(patch, links: dict[str, str]) -> Change:
                                     meta=patch.meta)
     return Change(_STEP_PATCH[patch.mode], patch.step, links.get(f"step {patch.step}"),
                   R.expression(patch.when), meta_of(patch), R.statement_code(holder))
+
+
+def _line(node) -> int:
+    return node.span.line if node is not None and node.span is not None else 0

@@ -22,11 +22,23 @@ def write_docs(ref: str, out: str | Path, fmt: str = "both", variants=()) -> lis
         raise DiagnosticError([Diagnostic("E0009", f"cannot create the folder {out}: "
                                           f"{e.strerror or e}", file=str(out),
                                           hint="name a folder that can be written")]) from None
-    written = []
+    pages = []
     if fmt in ("html", "both"):
-        written.append(folder / f"{reference.name}.html")
-        write_atomically(written[-1], render_html(reference))
+        pages.append((folder / f"{reference.name}.html", render_html(reference)))
     if fmt in ("markdown", "both"):
-        written.append(folder / f"{reference.name}.md")
-        write_atomically(written[-1], render_markdown(reference))
-    return written
+        pages.append((folder / f"{reference.name}.md", render_markdown(reference)))
+    for path, text in pages:
+        new = not path.exists()
+        write_atomically(path, text)
+        if new:  # a page is for anyone to read (a new temporary file is private)
+            _readable(path)
+    return [path for path, _ in pages]
+
+
+def _readable(path: Path) -> None:
+    mask = os.umask(0)
+    os.umask(mask)
+    try:
+        os.chmod(path, 0o666 & ~mask)
+    except OSError:
+        pass
