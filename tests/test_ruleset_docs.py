@@ -30,6 +30,23 @@ def dewdrop():
     return build_reference("examples/dewdrop_garden")
 
 
+@pytest.fixture(scope="module")
+def hostile_game(tmp_path_factory):
+    return _hostile_game(tmp_path_factory.mktemp("hostile"))
+
+
+@pytest.fixture(scope="module")
+def hostile(hostile_game):
+    """The reference of a game whose names and texts try to break out of the page."""
+    return build_reference(str(hostile_game))
+
+
+@pytest.fixture(scope="module")
+def hostile_extra(hostile_game):
+    """The same game with its variant applied."""
+    return build_reference(str(hostile_game), ["extra"])
+
+
 class _Elements(HTMLParser):
     """The elements, attributes and text of a page, as a browser's parser reads them."""
 
@@ -88,8 +105,8 @@ def test_setup_and_play_are_outlined_in_the_order_they_run(dewdrop):
     assert "rounds round_count" in play.code  # the whole block, printed from the AST
 
 
-def test_steps_of_a_block_are_listed_in_order_with_their_code(tmp_path):
-    reference = build_reference(str(_hostile_game(tmp_path)))
+def test_steps_of_a_block_are_listed_in_order_with_their_code(hostile):
+    reference = hostile
     setup, play = reference.flow
     assert [(i.word, i.name) for i in setup.items] == [("step", "deal")]
     assert setup.items[0].code.startswith("step deal cite ")
@@ -133,6 +150,7 @@ def test_scoring_and_winners(no_thanks, dewdrop):
     assert no_thanks.scoring.ranking == "p in players"
     assert no_thanks.scoring.keys == [("p.score", "lowest first")]
     assert "set p.score = points(p)" in no_thanks.scoring.scoring.code
+    assert no_thanks.scoring.scoring.items == []
     assert dewdrop.scoring.keys == [("p.score", "highest first"),
                                     ("finished_at(p)", "lowest first")]
     assert "<code>p.score</code> highest first" in render_html(dewdrop)
@@ -154,8 +172,8 @@ def test_reading_notes_are_tied_to_the_rule_they_explain(love_letter, no_thanks)
     assert [n.where.title for n in no_thanks.notes] == ["play", "winner"]
 
 
-def test_a_contradiction_is_flagged_and_a_file_introduction_is_no_note(tmp_path):
-    reference = build_reference(str(_hostile_game(tmp_path)))
+def test_a_contradiction_is_flagged_and_a_file_introduction_is_no_note(hostile):
+    reference = hostile
     assert [(n.where.title, n.contradiction) for n in reference.notes] == [
         ("const hand_size", True), ("play", True)]  # not the introduction, above the header
     assert reference.notes[0].text == '"Deal two", which the same section contradicts.'
@@ -203,9 +221,8 @@ def test_coverage_against_a_list_of_the_books_sections():
 
 
 # --------------------------------------------------------------------------------- variants
-def test_variants_say_what_they_add_replace_and_patch(tmp_path):
-    reference = build_reference(str(_hostile_game(tmp_path)))
-    variant, = reference.variants
+def test_variants_say_what_they_add_replace_and_patch(hostile):
+    variant, = hostile.variants
     assert (variant.name, variant.file, variant.extends) == ("extra", "extra.rules",
                                                              "game.rules")
     assert not variant.applied
@@ -217,9 +234,8 @@ def test_variants_say_what_they_add_replace_and_patch(tmp_path):
     assert [n.text for n in variant.notes] == ["Reading: one more gem each."]
 
 
-def test_a_page_with_a_variant_applied_documents_the_merged_game(tmp_path):
-    game = _hostile_game(tmp_path)
-    reference = build_reference(str(game), ["extra"])
+def test_a_page_with_a_variant_applied_documents_the_merged_game(hostile_extra):
+    reference = hostile_extra
     assert reference.name == "game+extra"
     assert reference.variants[0].applied
     constants = {v.name: v.cells["value"] for v in reference.components.constants}
@@ -230,9 +246,8 @@ def test_a_page_with_a_variant_applied_documents_the_merged_game(tmp_path):
 
 
 # --------------------------------------------------------------------------------- escaping
-def test_hostile_rule_text_is_escaped_in_the_html_page(tmp_path):
-    reference = build_reference(str(_hostile_game(tmp_path)), ["extra"])
-    page = render_html(reference)
+def test_hostile_rule_text_is_escaped_in_the_html_page(hostile_extra):
+    page = render_html(hostile_extra)
     parsed = _parse(page)
     tags = [tag for tag, _ in parsed.tags]
     assert "script" not in tags and "img" not in tags and "b" not in tags and "i" not in tags
@@ -250,9 +265,8 @@ def test_hostile_rule_text_is_escaped_in_the_html_page(tmp_path):
     assert page.count("<td>ruby</td><td>Ruby &lt;/td&gt;&lt;script&gt;x&lt;/script&gt;</td>") == 1
 
 
-def test_hostile_rule_text_is_escaped_in_markdown(tmp_path):
-    reference = build_reference(str(_hostile_game(tmp_path)), ["extra"])
-    text = render_markdown(reference)
+def test_hostile_rule_text_is_escaped_in_markdown(hostile_extra):
+    text = render_markdown(hostile_extra)
     outside_code = re.sub(r"(?ms)^(`{3,})rules\n.*?^\1$", "", text)
     for tag in ["<script", "<img", "</td>", "</q>", "<b>", "<i>", "](javascript:"]:
         assert tag not in outside_code, tag
@@ -273,7 +287,7 @@ def test_a_code_fence_outlasts_backticks_in_the_code():
 
 
 # -------------------------------------------------------------------------------------- CLI
-def test_the_command_writes_the_formats_asked_for(tmp_path):
+def test_the_command_writes_the_formats_asked_for(tmp_path, hostile_game):
     runner = CliRunner()
     out = tmp_path / "site"
     result = runner.invoke(main, ["docs", "examples/no_thanks", "--out", str(out),
@@ -281,13 +295,14 @@ def test_the_command_writes_the_formats_asked_for(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.output == f"wrote {out / 'no_thanks.md'}\n"
     assert [p.name for p in out.iterdir()] == ["no_thanks.md"]
-    result = runner.invoke(main, ["docs", "liqueur", "--variant", "two_players", "--out",
-                                  str(out)])
+    result = runner.invoke(main, ["docs", str(hostile_game.parent), "--variant", "extra",
+                                  "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == [
-        "liqueur+two_players.html", "liqueur+two_players.md", "no_thanks.md"]
-    page = (out / "liqueur+two_players.html").read_text(encoding="utf-8")
+        "game+extra.html", "game+extra.md", "no_thanks.md"]
+    page = (out / "game+extra.html").read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and 'class="badge applied"' in page
+    assert (out / "game+extra.html").stat().st_mode & 0o044  # readable by others (umask 022)
 
 
 def test_the_command_reports_a_bad_ruleset_as_a_diagnostic(tmp_path):

@@ -77,7 +77,7 @@ class Rule:
 
 @dataclass
 class Scoring:
-    scoring: Rule | None = None
+    scoring: Outline | None = None   # its steps, if any, and its rules text
     winner: Rule | None = None
     ranking: str = ""               # "p in players"
     keys: list[tuple[str, str]] = field(default_factory=list)
@@ -185,7 +185,7 @@ def collect_scoring(declarations, anchors: Anchors) -> Scoring:
     out = Scoring()
     for decl in declarations:
         if decl.kind == "scoring":
-            out.scoring = _rule(decl, anchors)
+            out.scoring = outline_of(decl, anchors)
         elif decl.kind == "winner":
             out.winner = _rule(decl, anchors)
             out.ranking = R.binding(decl.binding)

@@ -14,6 +14,13 @@ from ..grammar import ast as A
 # Nodes a reader can be pointed at: they get an anchor of their own.
 _PLACE_KINDS = {"phase", "step", "choose", "compose"}
 _SINGLETONS = {"setup", "play", "scoring", "winner"}
+# The ids of the page's own sections: never handed out to a declaration.
+RESERVED = {"overview", "components", "component-tables", "component-records",
+            "component-enums", "component-constants", "component-pieces", "component-state",
+            "setup-and-play", "decisions", "scoring-and-winners", "rules", "variants",
+            "assumptions", "readings", "citations"} | {
+            f"rules-{kind}" for kind in ("procedure", "define", "event", "reaction", "modifier",
+                                         "invariant", "automaton")}
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,7 @@ class Anchors:
 
     def __init__(self):
         self._by_node: dict[int, Place] = {}
-        self._used: set[str] = set()
+        self._used: set[str] = set(RESERVED)
         self.decisions = 0
 
     def place(self, node, title: str, base: str) -> Place:

@@ -55,7 +55,9 @@ def build_reference(ref: str, variants=()) -> Reference:
     decisions = collect_decisions(nodes)  # numbered in the order they are written
     flow, elsewhere = collect_flow(decls, anchors)
     scoring = collect_scoring(decls, anchors)
-    other = collect_other_rules(decls, anchors)
+    outlined = {o.place.anchor for o in elsewhere}  # shown in "Setup and play" already
+    other = {kind: kept for kind, rules in collect_other_rules(decls, anchors).items()
+             if (kept := [rule for rule in rules if rule.place.anchor not in outlined])}
     assumptions, sections = collect_meta(nodes, root)
     assumptions += _header_assumptions(program.header, ruleset.chain[0], root)
     notes = collect_notes(nodes, ruleset.files, _header_lines(ruleset), root)
@@ -105,7 +107,7 @@ def _contents(r: Reference) -> list[tuple[str, str]]:
              ("components", "Components", bool(r.components)),
              ("setup-and-play", "Setup and play", bool(r.flow or r.flow_elsewhere)),
              ("decisions", "Decisions", bool(r.decisions)),
-             ("scoring", "Scoring and winners", bool(r.scoring.scoring or r.scoring.winner)),
+             ("scoring-and-winners", "Scoring and winners", bool(r.scoring.scoring or r.scoring.winner)),
              ("rules", "Other rules", bool(r.other_rules)),
              ("variants", "Variants", bool(r.variants)),
              ("assumptions", "Assumptions", True),

@@ -6,6 +6,7 @@ fenced blocks and anchors, which escape their own content): rule text is untrust
 """
 from __future__ import annotations
 
+import functools
 import html
 import re
 
@@ -65,6 +66,7 @@ def _finalize_markdown(value):
     return md_text(value)
 
 
+@functools.lru_cache(maxsize=2)  # templates are compiled once per process
 def _environment(markdown: bool):
     try:
         import jinja2
