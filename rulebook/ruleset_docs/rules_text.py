@@ -4,26 +4,50 @@ a declaration, a statement, an expression, a label template or a type as the lan
 from __future__ import annotations
 
 import textwrap
+from collections import OrderedDict
 
 from ..grammar import ast as A
 from ..grammar.formatter import format_expression, format_program
 
-_INDENT = "    "
+# Parsed nodes are shared between loads of a game and of its variants (rulebook/loader.py), so
+# what was printed once is kept, by node; an entry holds its node, so the id is not reused while
+# the entry lives.
+_PRINTED: OrderedDict[int, tuple[object, str]] = OrderedDict()
+_PRINTED_MAX = 4096
 
 
-def declaration_code(decl) -> str:
-    """A declaration in canonical form (without the comments of its file)."""
+def _printed(node, print_it) -> str:
+    hit = _PRINTED.get(id(node))
+    if hit is not None and hit[0] is node:
+        _PRINTED.move_to_end(id(node))
+        return hit[1]
+    code = print_it(node)
+    _PRINTED[id(node)] = (node, code)
+    if len(_PRINTED) > _PRINTED_MAX:
+        _PRINTED.popitem(last=False)
+    return code
+
+
+def _format_one(decl) -> str:
     program = A.Program.model_construct(kind="program", span=None, header=None,
                                         declarations=[decl], overrides=[], scenarios=[])
     return format_program(program).rstrip("\n")
 
 
+def declaration_code(decl) -> str:
+    """A declaration in canonical form (without the comments of its file)."""
+    return _printed(decl, _format_one)
+
+
 def statement_code(stmt) -> str:
     """One statement (a phase, a step...) in canonical form: printed inside a block, whose
     first and last lines the formatter always writes alone, then taken out of it."""
-    holder = A.SetupDecl.model_construct(kind="setup", span=None, body=[stmt], meta=A.Meta())
-    lines = declaration_code(holder).split("\n")
-    return textwrap.dedent("\n".join(lines[1:-1])) if len(lines) > 2 else ""
+    def print_it(node) -> str:
+        holder = A.SetupDecl.model_construct(kind="setup", span=None, body=[node],
+                                             meta=A.Meta())
+        lines = _format_one(holder).split("\n")
+        return textwrap.dedent("\n".join(lines[1:-1])) if len(lines) > 2 else ""
+    return _printed(stmt, print_it)
 
 
 def expression(expr) -> str:
