@@ -58,7 +58,7 @@ def test_the_reference_of_a_bundled_ruleset_renders(ref, variants):
     for table in reference.components.tables:
         assert f'<h4 id="{table.place.anchor}">' in page
         assert f'<a id="{table.place.anchor}"></a>' in text
-    assert page.count('<tr><td><code>') >= len(reference.assumptions)
+    assert page.count("</td></tr>") >= len(reference.assumptions)
     for assumption in reference.assumptions:
         assert assumption.reason.replace("&", "&amp;").replace("<", "&lt;") \
             .replace(">", "&gt;").replace('"', "&#34;").replace("'", "&#39;") in page
@@ -128,14 +128,14 @@ _READ_PAGE = """() => ({
         rows: t.querySelectorAll("tbody tr").length,
         visible: t.getBoundingClientRect().height > 0 && t.checkVisibility()})),
     reasons: [...document.querySelectorAll("table.assumptions tbody tr")]
-        .map(tr => tr.querySelectorAll("td")[3].innerText),
+        .map(tr => tr.querySelector("td:last-child").innerText),
 })"""
 
 
 def _look_at(page, reference) -> None:
     """Follow the contents to the assumptions, open a rules text, and keep screenshots."""
     page.screenshot(path=str(ARTIFACTS / "beverage-top.png"))
-    page.get_by_role("link", name="Assumptions", exact=True).click()
+    page.locator("nav.toc a[href=\"#assumptions\"]").click()
     assert page.url.endswith("#assumptions")
     heading = page.locator("h2#assumptions").bounding_box()
     assert 0 <= heading["y"] < 50  # scrolled to the top of the window

@@ -195,8 +195,10 @@ def collect_scoring(declarations, anchors: Anchors) -> Scoring:
 
 def _rule(decl, anchors: Anchors) -> Rule:
     place = anchors.of_declaration(decl)
-    return Rule(place, decl.kind, getattr(decl, "name", ""), R.declaration_code(decl),
-                meta_of(decl))
+    name = getattr(decl, "name", "")
+    if decl.kind in ("procedure", "define", "event", "modifier"):
+        name += "(" + ", ".join(decl.params) + ")"
+    return Rule(place, decl.kind, name, R.declaration_code(decl), meta_of(decl))
 
 
 def collect_other_rules(declarations, anchors: Anchors) -> dict[str, list[Rule]]:

@@ -35,7 +35,7 @@ class Reference:
     notes: list[Note]
     sections: list[Section]
     coverage: Coverage
-    contents: list[tuple[str, str]] = field(default_factory=list)   # (anchor, title)
+    contents: list[tuple[str, str, int | None]] = field(default_factory=list)
 
 
 def build_reference(ref: str, variants=()) -> Reference:
@@ -101,16 +101,18 @@ def _header_assumptions(header, file: str, root: str) -> list[Assumption]:
                        header.span.line if header.span else None, header.meta.assumed)]
 
 
-def _contents(r: Reference) -> list[tuple[str, str]]:
-    """The table of contents: only the sections this ruleset has something in."""
-    parts = [("overview", "Overview", True),
-             ("components", "Components", bool(r.components)),
-             ("setup-and-play", "Setup and play", bool(r.flow or r.flow_elsewhere)),
-             ("decisions", "Decisions", bool(r.decisions)),
-             ("scoring-and-winners", "Scoring and winners", bool(r.scoring.scoring or r.scoring.winner)),
-             ("rules", "Other rules", bool(r.other_rules)),
-             ("variants", "Variants", bool(r.variants)),
-             ("assumptions", "Assumptions", True),
-             ("readings", "Readings and contradictions", True),
-             ("citations", "Citations", True)]
-    return [(anchor, title) for anchor, title, present in parts if present]
+def _contents(r: Reference) -> list[tuple[str, str, int | None]]:
+    """The table of contents, (anchor, title, how many) of the sections this ruleset fills."""
+    c = r.components
+    parts = [("overview", "Overview", None, True),
+             ("components", "Components", None, bool(c)),
+             ("setup-and-play", "Setup and play", None, bool(r.flow or r.flow_elsewhere)),
+             ("decisions", "Decisions", len(r.decisions), bool(r.decisions)),
+             ("scoring-and-winners", "Scoring and winners", None,
+              bool(r.scoring.scoring or r.scoring.winner)),
+             ("rules", "Other rules", None, bool(r.other_rules)),
+             ("variants", "Variants", len(r.variants), bool(r.variants)),
+             ("assumptions", "Assumptions", len(r.assumptions), True),
+             ("readings", "Readings and contradictions", len(r.notes), True),
+             ("citations", "Citations", len(r.sections), True)]
+    return [(anchor, title, count) for anchor, title, count, present in parts if present]
