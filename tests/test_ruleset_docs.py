@@ -2,6 +2,7 @@
 escaping of untrusted rule text in both pages."""
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from html.parser import HTMLParser
@@ -9,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulebook.cli import main
 from rulebook.ruleset_docs.reference import build_reference
@@ -277,6 +280,33 @@ def test_hostile_rule_text_is_escaped_in_markdown(hostile_extra):
         assert len(re.findall(r"(?<!\\)\|", row)) == 5
     assert "**Game:** Evil &lt;script&gt;alert\\(&#x27;title&#x27;\\)&lt;/script&gt; &amp; \\| " \
         "\\*bold\\*" in text
+
+
+@functools.cache
+def _markdown():
+    from markdown_it import MarkdownIt  # rich's Markdown renderer, a dependency already
+
+    return MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
+_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=_TEXT, as_code=st.booleans())
+def test_any_text_stays_text_in_a_markdown_table_cell(text, as_code):
+    """What a Markdown renderer makes of an escaped cell: one cell, holding the text as written
+    (in a `<code>` when it is code), whatever the text."""
+    from rulebook.ruleset_docs.render import md_code, md_text
+
+    cell = md_code(text) if as_code else md_text(text)
+    rendered = _markdown().render(f"| h |\n|---|\n| {cell} |\n")
+    parsed = _parse(rendered)
+    tags = [tag for tag, _ in parsed.tags]
+    assert tags == ["table", "thead", "tr", "th", "tbody", "tr", "td"] + (
+        ["code"] if as_code else []), rendered
+    shown = "".join(parsed.text).split("h", 1)[1].strip()
+    assert shown == text.strip(), rendered
 
 
 def test_a_code_fence_outlasts_backticks_in_the_code():
