@@ -103,7 +103,11 @@ def test_setup_and_play_are_outlined_in_the_order_they_run(dewdrop):
     setup, play = dewdrop.flow
     assert (setup.title, play.title) == ("setup", "play")
     assert [(i.depth, i.word, i.detail) for i in play.items] == [
-        (0, "rounds", "round_count"), (1, "phase", ""), (2, "turn of", "p")]
+        (0, "rounds", "round_count"), (1, "phase", ""), (2, "turn of", "p"), (3, "do", ""),
+        (3, "do", "")]
+    calls = [(i.name, i.link.anchor) for i in play.items[3:]]  # procedures that decide
+    assert calls == [("crow_turn(p)", "procedure-crow_turn"),
+                     ("gardener_turn(p)", "procedure-gardener_turn")]
     assert play.items[1].name == "planting" and play.items[1].place.anchor == "phase-planting"
     assert "rounds round_count" in play.code  # the whole block, printed from the AST
 
@@ -114,6 +118,7 @@ def test_steps_of_a_block_are_listed_in_order_with_their_code(hostile):
     assert [(i.word, i.name) for i in setup.items] == [("step", "deal")]
     assert setup.items[0].code.startswith("step deal cite ")
     assert [i.word for i in play.items] == ["rounds", "phase", "turn of", "decision"]
+    assert play.items[3].link.anchor == "decision-1" and play.items[3].place is None
     assert play.items[1].code.startswith('phase keep cite "Play" {')  # it holds no step
     assert play.items[0].detail == "2"
 

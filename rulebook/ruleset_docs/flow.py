@@ -13,6 +13,7 @@ from .places import Anchors, Place, where
 _OUTLINE_KINDS = {"rounds", "phase", "step", "turn", "turns", "turns_from", "simultaneously",
                   "choose", "compose"}
 _FLOW_DECLARATIONS = ("setup", "play")
+_LOOPS = {"rounds", "turn", "turns", "turns_from", "simultaneously"}
 # Declarations shown with their rules text in "Other rules", in this order.
 OTHER_KINDS = ("procedure", "define", "event", "reaction", "modifier", "invariant", "automaton")
 
@@ -20,12 +21,13 @@ OTHER_KINDS = ("procedure", "define", "event", "reaction", "modifier", "invarian
 @dataclass
 class OutlineItem:
     depth: int
-    place: Place | None          # phases, steps and decisions have one
+    place: Place | None          # phases and steps: anchored here
     word: str                    # "phase", "rounds until", "turns"...
     name: str
     detail: str                  # a condition, a player, a prompt
     meta: Meta
     code: str = ""               # a phase's or step's rules text
+    link: Place | None = None    # a decision or a procedure: described elsewhere on the page
 
 
 @dataclass
@@ -83,8 +85,10 @@ class Scoring:
     keys: list[tuple[str, str]] = field(default_factory=list)
 
 
-def outline_of(decl, anchors: Anchors) -> Outline:
-    """The structural statements of a declaration, depth first, in the order they run."""
+def outline_of(decl, anchors: Anchors, procedures: dict | None = None) -> Outline:
+    """The structural statements of a declaration, depth first, in the order they run, with the
+    calls of `procedures` (name: declaration), the ones that hold decisions, phases or steps."""
+    procedures = procedures or {}
     items: list[OutlineItem] = []
     stack = [(decl.body, 0)]
     while stack:
@@ -98,6 +102,10 @@ def outline_of(decl, anchors: Anchors) -> Outline:
         if node.kind in _OUTLINE_KINDS:
             items.append(_outline_item(node, depth, anchors))
             inner = depth + 1
+        elif node.kind == "do" and node.name in procedures:
+            items.append(OutlineItem(
+                depth, None, "do", f"{node.name}({', '.join(map(R.expression, node.args))})", "",
+                meta_of(node), link=anchors.of_declaration(procedures[node.name])))
         children = [getattr(node, name) for name in type(node).model_fields
                     if name not in ("span", "meta")]
         stack.extend((c, inner) for c in reversed(children) if isinstance(c, list)
@@ -126,8 +134,9 @@ def _outline_item(node, depth: int, anchors: Anchors) -> OutlineItem:
         return OutlineItem(depth, anchors.of_statement(node), kind, node.name, detail, meta, code)
     if kind in ("choose", "compose"):
         place = anchors.of_statement(node)
-        return OutlineItem(depth, place, "decision", place.title,
-                           f"{R.expression(node.player)}: {R.template(node.prompt)}", meta)
+        return OutlineItem(depth, None, "decision", place.title,
+                           f"{R.expression(node.player)}: {R.template(node.prompt)}", meta,
+                           link=place)
     if kind == "rounds":
         word = "rounds until" if node.mode == "until" else "rounds"
         return OutlineItem(depth, None, word, "", R.expression(node.expr), meta)
@@ -170,11 +179,13 @@ def collect_decisions(nodes) -> list[Decision]:
 def collect_flow(declarations, anchors: Anchors) -> tuple[list[Outline], list[Outline]]:
     """Setup and play, then the procedures, events and reactions that hold phases or steps."""
     main, more = [], []
+    procedures = {d.name: d for d in declarations if d.kind == "procedure" and any(
+        n.kind in _OUTLINE_KINDS - _LOOPS for n in A.walk(d.body))}
     for kind in _FLOW_DECLARATIONS:
-        main += [outline_of(d, anchors) for d in declarations if d.kind == kind]
+        main += [outline_of(d, anchors, procedures) for d in declarations if d.kind == kind]
     for decl in declarations:
         if decl.kind in ("procedure", "event", "reaction"):
-            outline = outline_of(decl, anchors)
+            outline = outline_of(decl, anchors, procedures)
             if any(item.word in ("phase", "step") for item in outline.items):
                 outline.title = anchors.of_declaration(decl).title
                 more.append(outline)
@@ -185,7 +196,7 @@ def collect_scoring(declarations, anchors: Anchors) -> Scoring:
     out = Scoring()
     for decl in declarations:
         if decl.kind == "scoring":
-            out.scoring = outline_of(decl, anchors)
+            out.scoring = outline_of(decl, anchors)  # (after setup and play: no new calls)
         elif decl.kind == "winner":
             out.winner = _rule(decl, anchors)
             out.ranking = R.binding(decl.binding)
