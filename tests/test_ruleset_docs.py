@@ -251,6 +251,10 @@ def test_a_page_with_a_variant_applied_documents_the_merged_game(hostile_extra):
     setup = reference.flow[0]
     assert "increase players[1].score by bonus" in setup.code  # the patched step
     assert "variant reason <i>" in [a.reason for a in reference.assumptions]
+    notes = [(n.file, n.where.title) for n in reference.notes]
+    assert ("extra.rules", "const bonus") in notes  # a variant's note, tied to what it adds
+    changes = [(c.action, c.link) for c in reference.variants[0].changes]
+    assert changes[0] == ("adds", "const-bonus")  # now on the page
 
 
 # --------------------------------------------------------------------------------- escaping
