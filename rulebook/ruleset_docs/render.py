@@ -35,9 +35,9 @@ def md_text(value) -> str:
 
 
 def md_code(value) -> Verbatim:
-    """Inline code that survives table cells: an HTML `<code>` with its text escaped."""
-    text = html.escape(str(value), quote=True).replace("|", "&#124;").replace("\n", " ")
-    return Verbatim(f"<code>{text}</code>")
+    """Inline code that survives table cells: an HTML `<code>`, whose content Markdown still
+    reads as Markdown, so it is escaped as any text is."""
+    return Verbatim(f"<code>{md_text(str(value).replace(chr(10), ' '))}</code>")
 
 
 def md_fence(value) -> Verbatim:
