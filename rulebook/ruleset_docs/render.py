@@ -17,7 +17,7 @@ OTHER_TITLES = {"procedure": "Procedures", "define": "Definitions", "event": "Ev
                 "reaction": "Reactions", "modifier": "Modifiers", "invariant": "Invariants",
                 "automaton": "Automata"}
 _NUMBER = re.compile(r"-?\d+\Z")
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]{}()#+!|~])")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]#+!|~])")
 
 
 class MissingExtra(Exception):
