@@ -283,3 +283,6 @@ if register:
 from .cli_lint import explain  # noqa: E402  (the command is defined beside the CI renderings)
 
 main.add_command(explain)
+
+from .cli_docs import register as _register_docs  # noqa: E402  (`rulebook docs`)
+_register_docs(main)
