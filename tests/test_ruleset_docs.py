@@ -201,7 +201,7 @@ def test_citations_link_each_section_to_the_places_citing_it(love_letter):
     assert '<tr id="cite-contents"><td>Contents</td>' in page
 
 
-def test_coverage_lists_the_sections_cited_as_no_ruleset_lists_its_books(love_letter):
+def test_coverage_lists_the_sections_cited_when_the_book_s_are_not_listed(love_letter):
     coverage = love_letter.coverage
     assert not coverage.listed
     titles = [title for _, title, _ in coverage.rows]
@@ -226,6 +226,35 @@ def test_coverage_against_a_list_of_the_books_sections():
     assert table.listed and table.cited == 1
     assert [(title, seen) for _, title, seen in table.rows] == [("Setup", True),
                                                                 ("Scoring", False)]
+
+
+def test_coverage_reads_the_sections_the_configuration_lists(tmp_path):
+    """The sections `rulebook check` reads (`book-sections`, docs/lint.md) are the coverage
+    table's rows; a cite names a section when it starts with its title."""
+    (tmp_path / "rulebook.toml").write_text('book-sections = ["Setup", "Scoring", "Variants"]\n')
+    game = tmp_path / "g.rules"
+    game.write_text(textwrap.dedent("""\
+        game "G" {
+            players 2
+        }
+        global n: int = 0 cite "Setup step 2"
+        setup cite "Setup" {
+            set n = 1
+        }
+        play {
+            end game
+        }
+        winner p in players by n cite "Scoring"
+    """))
+    table = build_reference(str(game)).coverage
+    assert table.listed and table.cited == 2
+    assert [(title, seen) for _, title, seen in table.rows] == [
+        ("Setup", True), ("Scoring", True), ("Variants", False)]
+
+
+def test_liqueur_cites_every_section_of_its_book():
+    table = build_reference("liqueur").coverage
+    assert table.listed and table.cited == len(table.rows) == 11
 
 
 # --------------------------------------------------------------------------------- variants

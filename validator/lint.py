@@ -39,6 +39,18 @@ def known_codes() -> set[str]:
     return set(code_docs())
 
 
+def book_sections(file: str) -> tuple[str, ...] | None:
+    """The book's sections listed by the configuration that applies to ``file`` (None: none
+    listed, or the configuration cannot be read; `rulebook check` reports that)."""
+    path = find_config_file(file)
+    if path is None:
+        return None
+    try:
+        return load_config(path, frozenset(known_codes())).sections
+    except DiagnosticError:
+        return None
+
+
 def bad_selectors(select, ignore) -> list[str]:
     """What is wrong with the command line's `--select` and `--ignore`, in words."""
     known = known_codes()

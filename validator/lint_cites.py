@@ -22,11 +22,18 @@ def _norm(text: str) -> str:
 
 
 def names_a_section(cite: str, sections: list[str]) -> bool:
+    """Whether ``cite`` names one of ``sections`` (normalised titles): it is the title, or
+    starts with it ("Set Up step 5" names "Set Up")."""
     c = _norm(cite)
     for s in sections:
         if c == s or (c.startswith(s) and s and not c[len(s)].isalnum()):
             return True
     return False
+
+
+def cites_section(cite: str, title: str) -> bool:
+    """Whether ``cite`` names the book's section ``title`` (as the configuration lists it)."""
+    return names_a_section(cite, [_norm(title)])
 
 
 def unlisted_cites(program: A.Program, sections, file: str, text: str = "") -> list[Diagnostic]:

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..grammar.source import comments_of
+from ..validator.lint_cites import cites_section
 from .places import Place, slug, where
 
 # The guide's convention: "# Reading: ..." (or "Reading (a contradiction): ...", "Reading of
@@ -108,12 +109,17 @@ def collect_meta(nodes, root: str) -> tuple[list[Assumption], list[Section]]:
 
 
 def coverage(sections: list[Section], listed: list[str] | None) -> Coverage:
-    """Which of the book's sections are cited. A ruleset cannot list its book's sections today
-    (`listed` is None): the table is then the sections cited."""
+    """Which of the book's sections are cited. `listed`: the sections the ruleset's
+    configuration lists (`book-sections`, as `rulebook check` reads them; a cite names a section
+    when it starts with its title); None when it lists none: the table is then the sections
+    cited."""
     if listed is None:
         return Coverage(False, [(s, s.title, True) for s in natural_order(sections)])
-    by_title = {s.title: s for s in sections}
-    return Coverage(True, [(by_title.get(t), t, t in by_title) for t in listed])
+    rows = []
+    for title in listed:
+        citing = [s for s in natural_order(sections) if cites_section(s.title, title)]
+        rows.append((citing[0] if citing else None, title, bool(citing)))
+    return Coverage(True, rows)
 
 
 def collect_notes(nodes, files: dict[str, str], header_lines: dict[str, int], root: str

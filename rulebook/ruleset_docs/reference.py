@@ -5,6 +5,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..validator.lint import book_sections
 from .components import Components, Meta, collect_components, meta_of
 from .flow import (Decision, Outline, Rule, Scoring, collect_decisions, collect_flow,
                    collect_other_rules, collect_scoring)
@@ -76,7 +77,7 @@ def build_reference(ref: str, variants=()) -> Reference:
         scoring=scoring, other_rules=other,
         variants=collect_variants(ruleset.chain[0], applied, links, root),
         assumptions=assumptions, notes=notes, sections=sections,
-        coverage=coverage(sections, getattr(header, "sections", None)))
+        coverage=coverage(sections, book_sections(ruleset.chain[0])))
     out.contents = _contents(out)
     return out
 
