@@ -238,3 +238,6 @@ except ImportError:
     register = None
 if register:
     register(main)
+
+from .cli_serve import serve  # noqa: E402  (the table in the browser: docs/web.md)
+main.add_command(serve)
