@@ -120,7 +120,7 @@ def test_every_decision_is_saved_and_a_restarted_server_resumes_with_the_same_li
             r = client.post(f"/api/{table.link(seat)}/decide",
                             json={"option": option, "version": table.version})
             assert r.status_code == 200
-            assert api.load_game(table.save_path).history == table.game.history
+            assert api.load_game(table.save_path, table.game.rules).history == table.game.history
     again = Tables(tmp_path / "state")
     (resumed,) = again.resume()
     assert resumed.tokens == table.tokens and resumed.version == 5

@@ -61,7 +61,7 @@ class Table:
             raise Refused("the table changed before your decision arrived; decide again")
         if self.game.pending_seat() != seat:
             raise Refused("it is not your decision now")
-        options = self.game.legal_options()
+        options = self.game.legal_options(labels=False)  # ids suffice; labels cost time
         if not isinstance(option, str) or option not in {o for o, _ in options}:
             raise Refused("that is not one of your options now")
         self._apply(option, seat)
@@ -82,7 +82,8 @@ class Table:
         self.save()
 
     def save(self) -> None:
-        api.save(self.game, self.save_path)
+        # compact JSON: written after every decision (tables.json names the rules to load it by)
+        write_atomically(self.save_path, json.dumps(self.game.save(), separators=(",", ":")))
 
     def record(self) -> dict:
         return {"id": self.id, "ruleset": self.ruleset, "variants": self.variants,
