@@ -125,6 +125,7 @@ def serve(ruleset, players, seats, games, host, port, state_dir, resume_dir, bot
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listener.bind((host, port))
+        listener.listen(256)  # browsers that come at once wait in line until the server runs
     except OSError as e:
         raise click.BadParameter(f"cannot listen on {host}:{port}: {e.strerror}",
                                  param_hint="--host/--port")

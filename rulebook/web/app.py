@@ -23,6 +23,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..files import write_atomically
 from .tables import Refused, Table, Tables
 
 STATIC = files("rulebook.web") / "static"
@@ -63,6 +64,7 @@ class TableServer:
             raise Refused("a decision is a JSON object with an option and a version")
         async with self.lock(table):
             table.decide(seat, message.get("option"), message.get("version"))
+            await self.save(table)
         await self.broadcast(table)
         self.start_bots(table)
 
@@ -79,7 +81,13 @@ class TableServer:
                 if not table.bot_to_move():
                     break
                 table.play_bot()
+                await self.save(table)
             await self.broadcast(table)
+
+    async def save(self, table: Table) -> None:
+        """Save before anyone hears of the decision; the disk is waited for in a thread, so
+        other tables play on meanwhile (the table's lock keeps its saves in order)."""
+        await asyncio.to_thread(write_atomically, table.save_path, table.save_text())
 
     async def broadcast(self, table: Table) -> None:
         pages: dict[int | None, str] = {}

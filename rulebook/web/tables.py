@@ -53,7 +53,7 @@ class Table:
         return not self.game.over and self.kinds.get(self.game.pending_seat()) != "human"
 
     def decide(self, seat: int, option: object, version: object) -> None:
-        """A person's decision: checked against their seat, the page they decided on and their
+        """A person's decision (the caller saves the game): checked against their seat, the page they decided on and their
         options; refused with a message that names nothing hidden, changing nothing."""
         if self.game.over:
             raise Refused("the game is over")
@@ -67,7 +67,7 @@ class Table:
         self._apply(option, seat)
 
     def play_bot(self) -> None:
-        """One decision of the bot whose turn it is."""
+        """One decision of the bot whose turn it is (the caller saves the game)."""
         seat = self.game.pending_seat()
         agent = self.agents[seat]
         options = self.game.legal_options(bots=True, labels=getattr(agent, "reads_labels", True))
@@ -79,11 +79,14 @@ class Table:
         except DiagnosticError:
             pass  # a broken rule ends the game; the view says where (never why: it may be hidden)
         self.version += 1
-        self.save()
+
+    def save_text(self) -> str:
+        """The save as written after every decision: compact JSON (tables.json names the rules
+        to load it with)."""
+        return json.dumps(self.game.save(), separators=(",", ":"))
 
     def save(self) -> None:
-        # compact JSON: written after every decision (tables.json names the rules to load it by)
-        write_atomically(self.save_path, json.dumps(self.game.save(), separators=(",", ":")))
+        write_atomically(self.save_path, self.save_text())
 
     def record(self) -> dict:
         return {"id": self.id, "ruleset": self.ruleset, "variants": self.variants,
