@@ -73,12 +73,15 @@ def _print_links(tables, base: str) -> None:
               help="Folder where every game is saved after each decision, with its links.")
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False, exists=True),
               default=None, help="Continue the games saved in this folder, with the same links.")
+@click.option("--playground", is_flag=True,
+              help="Edit RULESET (a .rules file) in the browser: diagnostics as you type, its "
+                   "scenarios, a hot-seat table of the edited rules. Edits are saved to the file.")
 @click.option("--bot-delay", type=click.FloatRange(0, 60), default=0.6, show_default=True,
               help="Seconds a bot waits before each decision, so people can follow it.")
 @VARIANT_OPTION
 @MEMORY_OPTION
-def serve(ruleset, players, seats, games, host, port, state_dir, resume_dir, bot_delay,
-          variants, max_memory):
+def serve(ruleset, players, seats, games, host, port, state_dir, resume_dir, playground,
+          bot_delay, variants, max_memory):
     """Serve RULESET's table in the browser: a private link for each person's seat, one for
     spectators; bots play the other seats.
 
@@ -95,7 +98,10 @@ def serve(ruleset, players, seats, games, host, port, state_dir, resume_dir, bot
     from .web.tables import INDEX, Tables
 
     limits = _limits(max_memory)
-    if resume_dir:
+    editor = None
+    if playground:
+        editor, made, tables = _playground(ruleset, state_dir, limits)
+    elif resume_dir:
         if ruleset or seats or players or variants:
             raise click.UsageError("--resume continues saved games: give no RULESET, --players, "
                                    "--seat or --variant")
@@ -130,7 +136,10 @@ def serve(ruleset, players, seats, games, host, port, state_dir, resume_dir, bot
         raise click.BadParameter(f"cannot listen on {host}:{port}: {e.strerror}",
                                  param_hint="--host/--port")
     bound = listener.getsockname()[1]
-    _print_links(made, f"http://{_link_host(host)}:{bound}")
+    base = f"http://{_link_host(host)}:{bound}"
+    _print_links(made, base)
+    if editor:
+        click.echo(f"Playground for {editor.path}: {base}/p/{editor.token}")
     folder = resume_dir or state_dir
     click.echo(f"Every decision is saved in {folder}/; after a stop, `rulebook serve --resume "
                f"{folder}` continues with the same links.")
@@ -139,7 +148,24 @@ def serve(ruleset, players, seats, games, host, port, state_dir, resume_dir, bot
                    "that seat, over plain HTTP (docs/web.md, Playing over a network).", err=True)
     click.echo("Press Ctrl+C to stop.")
     sys.stdout.flush()
-    config = uvicorn.Config(create_app(tables, bot_delay), log_level="warning",
+    config = uvicorn.Config(create_app(tables, bot_delay, editor), log_level="warning",
                             access_log=False,  # request paths hold the seats' secret links
                             server_header=False, ws_max_size=MAX_MESSAGE)
     uvicorn.Server(config).run(sockets=[listener])
+
+
+def _playground(ruleset, state_dir, limits):
+    """The playground of one rules file, and the tables its hot-seat games are dealt at."""
+    import secrets
+
+    from .web.app import STATIC
+    from .web.playground import Playground
+    from .web.tables import INDEX, Tables
+
+    if not ruleset or not ruleset.endswith(".rules") or not Path(ruleset).is_file():
+        raise click.UsageError("--playground edits one .rules file: name it, e.g. "
+                               "`rulebook serve --playground mygame.rules`")
+    tables = Tables(state_dir, limits)
+    if (Path(state_dir) / INDEX).exists():  # the hot-seat games of an earlier session go on
+        tables.resume()
+    return Playground(ruleset, secrets.token_urlsafe(16), tables, Path(str(STATIC))), [], tables

@@ -190,7 +190,8 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(tables: Tables, bot_delay: float = 0.0) -> Starlette:
+def create_app(tables: Tables, bot_delay: float = 0.0, playground=None) -> Starlette:
+    """The server of `tables`; with a `playground` (web/playground.py), its routes too."""
     server = TableServer(tables, bot_delay)
 
     @contextlib.asynccontextmanager
@@ -206,6 +207,7 @@ def create_app(tables: Tables, bot_delay: float = 0.0) -> Starlette:
         Route("/api/{token}/decide", server.api_decide, methods=["POST"]),
         WebSocketRoute("/ws/{token}", server.socket),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+        *(playground.routes() if playground else ()),
     ], middleware=[Middleware(_SecurityHeaders)])
     app.state.server = server
     return app

@@ -33,7 +33,7 @@ class Table:
     variants: list[str]
     game: api.Game
     kinds: dict[int, str]  # seat -> "human", "random" or "first"
-    tokens: dict[str, int | None]  # secret -> seat (None: a spectator)
+    tokens: dict[str, int | None]  # secret -> seat (None: a spectator; 0: the hot seat)
     save_path: Path
     version: int = 0       # decisions made here; a page that is behind is refused
     agents: dict = field(default_factory=dict)
@@ -44,6 +44,8 @@ class Table:
                 self.agents[seat] = make_agent(kind, secrets.randbits(31))
 
     def page(self, seat: int | None) -> dict:
+        if seat == 0:  # the hot seat: whoever decides now (the public view once it is over)
+            seat = self.game.pending_seat()
         return present(api.view(self.game, seat), self.kinds, self.version)
 
     def link(self, seat: int | None) -> str:
@@ -57,6 +59,8 @@ class Table:
         options; refused with a message that names nothing hidden, changing nothing."""
         if self.game.over:
             raise Refused("the game is over")
+        if seat == 0:
+            seat = self.game.pending_seat()
         if version != self.version:
             raise Refused("the table changed before your decision arrived; decide again")
         if self.game.pending_seat() != seat:
@@ -110,9 +114,10 @@ class Tables:
         return table
 
     def create(self, ruleset: str, variants=(), players: int | None = None,
-               kinds: dict[int, str] | None = None, seed: int | None = None) -> Table:
+               kinds: dict[int, str] | None = None, seed: int | None = None,
+               hot_seat: bool = False) -> Table:
         """A new game (from a fresh secret seed unless one is given) with a link per person
-        and one for spectators."""
+        and one for spectators (and with `hot_seat`, one for whoever decides now)."""
         rules = api.load(ruleset, tuple(variants))
         game = api.new_game(rules, players, secrets.randbits(31) if seed is None else seed,
                             self.limits)
@@ -124,6 +129,8 @@ class Tables:
         kinds = {s: (kinds or {}).get(s, "human") for s in seats}
         tokens = {secrets.token_urlsafe(16): s for s in seats if kinds[s] == "human"}
         tokens[secrets.token_urlsafe(16)] = None
+        if hot_seat:
+            tokens[secrets.token_urlsafe(16)] = 0
         table_id = secrets.token_hex(4)
         table = Table(table_id, rules.source_path, list(variants), game, kinds, tokens,
                       self.folder / f"{table_id}.save.json")

@@ -1,0 +1,133 @@
+// The playground: the file's text, saved and checked a moment after each edit.
+// Everything from the server is drawn with textContent, never as HTML.
+"use strict";
+const base = location.pathname.replace(/\/$/, "");
+const text = document.getElementById("text"), gutter = document.getElementById("gutter");
+const status = document.getElementById("status");
+let timer = null, marks = {};
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "text") node.textContent = v; else node.setAttribute(k, v);
+  }
+  for (const c of children) if (c) node.append(c);
+  return node;
+}
+
+function drawGutter() {
+  const lines = text.value.split("\n").length;
+  const rows = [];
+  for (let i = 1; i <= lines; i++) {
+    rows.push(el("div", {class: marks[i] || "", text: String(i)}));
+  }
+  gutter.replaceChildren(...rows);
+  gutter.scrollTop = text.scrollTop;
+}
+
+function goTo(line, column) {
+  const lines = text.value.split("\n");
+  let at = 0;
+  for (let i = 0; i < Math.min(line - 1, lines.length); i++) at += lines[i].length + 1;
+  at += Math.max(0, (column || 1) - 1);
+  text.focus();
+  text.setSelectionRange(at, at);
+  text.scrollTop = Math.max(0, (line - 5) * parseFloat(getComputedStyle(text).lineHeight));
+}
+
+function where(d) {
+  const place = (d.file ? d.file + ":" : "") + (d.line ? d.line + ":" + (d.column || 1) : "");
+  const span = el("span", {class: "where", text: place || "file"});
+  if (d.line && !d.file) span.addEventListener("click", () => goTo(d.line, d.column));
+  return span;
+}
+
+function diagnosticItem(d) {
+  return el("li", {class: d.severity},
+    where(d), " ", el("span", {class: "code", text: d.severity + "[" + d.code + "]"}),
+    " " + d.message, d.hint ? el("div", {class: "hint", text: "help: " + d.hint}) : null);
+}
+
+function drawChecked(result) {
+  marks = {};
+  for (const d of result.diagnostics) {
+    if (d.line && !d.file && marks[d.line] !== "error") marks[d.line] = d.severity;
+  }
+  const list = document.getElementById("diagnostics");
+  list.replaceChildren(...(result.diagnostics.length ? result.diagnostics.map(diagnosticItem)
+                           : [el("li", {class: "clean", text: "no problems found"})]));
+  document.getElementById("assumptions").replaceChildren(...(result.assumptions.length
+    ? result.assumptions.map(a => el("li", {}, where(a), " " + a.name + ": " + a.reason))
+    : [el("li", {text: "no assumed declarations"})]));
+  drawGutter();
+}
+
+async function post(path, body) {
+  const r = await fetch(base + path, {method: "POST", body: body, headers: {"content-type": "application/json"}});
+  const data = await r.json();
+  if (!r.ok) throw new Error(data.error || r.statusText);
+  return data;
+}
+
+async function save() {
+  status.textContent = "checking…";
+  try {
+    drawChecked(await post("/save", text.value));
+    status.textContent = "saved and checked";
+  } catch (e) { status.textContent = "not saved: " + e.message; }
+}
+
+text.addEventListener("input", () => {
+  drawGutter();
+  status.textContent = "editing…";
+  clearTimeout(timer);
+  timer = setTimeout(save, 400);
+});
+text.addEventListener("scroll", () => { gutter.scrollTop = text.scrollTop; });
+text.addEventListener("keydown", e => {  // Tab indents instead of leaving the editor
+  if (e.key === "Tab") { e.preventDefault(); document.execCommand("insertText", false, "    "); }
+});
+
+document.getElementById("run-scenarios").addEventListener("click", async () => {
+  clearTimeout(timer);
+  await save();
+  const list = document.getElementById("scenarios");
+  list.replaceChildren(el("li", {text: "running…"}));
+  try {
+    const r = await post("/scenarios", "{}");
+    const items = r.diagnostics.map(diagnosticItem);
+    for (const s of r.results) {
+      items.push(el("li", {class: s.passed ? "pass" : "fail"},
+        where({line: s.line}), " " + (s.passed ? "PASS " : "FAIL ") + s.name));
+      for (const f of s.failures) items.push(diagnosticItem(f));
+    }
+    if (!items.length) items.push(el("li", {text: "this file holds no scenarios"}));
+    const passed = r.results.filter(s => s.passed).length;
+    if (r.results.length) items.push(el("li", {class: "summary",
+      text: passed + " passed, " + (r.results.length - passed) + " failed"}));
+    list.replaceChildren(...items);
+  } catch (e) { list.replaceChildren(el("li", {class: "fail", text: e.message})); }
+});
+
+document.getElementById("play").addEventListener("click", async () => {
+  clearTimeout(timer);
+  await save();
+  const out = document.getElementById("play-result");
+  const players = parseInt(document.getElementById("players").value, 10);
+  try {
+    const r = await post("/play", JSON.stringify({players: isNaN(players) ? null : players}));
+    const link = el("a", {id: "play-link", href: r.link, target: "_blank", rel: "noopener noreferrer",
+                          text: "open the table (pass the screen to whoever decides)"});
+    out.replaceChildren(link);
+    window.open(r.link, "_blank", "noopener,noreferrer");
+  } catch (e) { out.replaceChildren(el("span", {class: "fail", text: e.message})); }
+});
+
+(async () => {
+  const r = await fetch(base + "/file");
+  const data = await r.json();
+  document.getElementById("name").textContent = data.name;
+  text.value = data.text;
+  drawChecked(data);
+  status.textContent = "saved and checked";
+})();
