@@ -117,18 +117,29 @@ def test_the_playground_shows_a_broken_line_clears_it_when_fixed_and_runs_scenar
         page = browser.new_page(viewport={"width": 1200, "height": 800})
         page.goto(f"{base}/p/t0ken")
         page.wait_for_selector("#diagnostics li.clean")
-        text = page.input_value("#text")
-        page.fill("#text", text.replace("players 2", "players two", 1))  # as if typed
+        text = path.read_text()
+
+        line = page.locator(".cm-line").nth(2).bounding_box()  # `    players 2`
+        page.mouse.click(line["x"] + 60, line["y"] + line["height"] / 2)  # as a person would
+        page.keyboard.press("End")
+        page.keyboard.press("Shift+ArrowLeft")
+        page.keyboard.type("two")
         page.wait_for_selector("#diagnostics li.error")
         assert "3:13" in page.inner_text("#diagnostics") and "E0100" in page.inner_text(
             "#diagnostics")
-        page.click("#diagnostics .where")  # to the broken line, marked in the gutter
-        assert page.inner_text("#gutter .error") == "3"
+        # drawn in place: the word underlined, a marker in the gutter beside line 3
+        page.wait_for_selector(".cm-lintRange-error")
+        assert page.locator(".cm-lint-marker-error").count() == 1
+        page.click("#diagnostics .where")  # to the broken line
+        assert page.inner_text(".cm-activeLine").strip().startswith("players two")
         page.screenshot(path=ARTIFACTS / "playground-broken.png")
         assert "players two" in path.read_text()  # edits are saved to the file
-        page.fill("#text", text)
+        page.keyboard.press("End")
+        for _ in "two":
+            page.keyboard.press("Shift+ArrowLeft")
+        page.keyboard.type("2")
         page.wait_for_selector("#diagnostics li.clean")
-        assert not page.locator("#gutter .error").count() and path.read_text() == text
+        assert not page.locator(".cm-lint-marker-error").count() and path.read_text() == text
         page.click("#run-scenarios")
         page.wait_for_selector("#scenarios li.summary")
         assert "PASS a row of three wins" in page.inner_text("#scenarios")

@@ -182,10 +182,15 @@ class _SecurityHeaders:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
 
+        headers = dict(SECURITY_HEADERS)
+        if scope["path"].startswith("/p/"):  # the playground's editor styles itself inline
+            headers["content-security-policy"] = headers["content-security-policy"].replace(
+                "style-src 'self'", "style-src 'self' 'unsafe-inline'")
+
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", []), *(
-                    (k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items())]
+                    (k.encode(), v.encode()) for k, v in headers.items())]
             await send(message)
         await self.app(scope, receive, send_with_headers)
 

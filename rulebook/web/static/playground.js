@@ -1,10 +1,10 @@
-// The playground: the file's text, saved and checked a moment after each edit.
+// The playground: the file's text in a CodeMirror editor (static/codemirror.js, built from
+// editor/), saved and checked a moment after each edit; diagnostics are drawn in place.
 // Everything from the server is drawn with textContent, never as HTML.
 "use strict";
 const base = location.pathname.replace(/\/$/, "");
-const text = document.getElementById("text"), gutter = document.getElementById("gutter");
 const status = document.getElementById("status");
-let timer = null, marks = {};
+let timer = null, editor = null;
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -15,25 +15,7 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-function drawGutter() {
-  const lines = text.value.split("\n").length;
-  const rows = [];
-  for (let i = 1; i <= lines; i++) {
-    rows.push(el("div", {class: marks[i] || "", text: String(i)}));
-  }
-  gutter.replaceChildren(...rows);
-  gutter.scrollTop = text.scrollTop;
-}
-
-function goTo(line, column) {
-  const lines = text.value.split("\n");
-  let at = 0;
-  for (let i = 0; i < Math.min(line - 1, lines.length); i++) at += lines[i].length + 1;
-  at += Math.max(0, (column || 1) - 1);
-  text.focus();
-  text.setSelectionRange(at, at);
-  text.scrollTop = Math.max(0, (line - 5) * parseFloat(getComputedStyle(text).lineHeight));
-}
+function goTo(line, column) { editor.goTo(line, column); }
 
 function where(d) {
   const place = (d.file ? d.file + ":" : "") + (d.line ? d.line + ":" + (d.column || 1) : "");
@@ -49,17 +31,13 @@ function diagnosticItem(d) {
 }
 
 function drawChecked(result) {
-  marks = {};
-  for (const d of result.diagnostics) {
-    if (d.line && !d.file && marks[d.line] !== "error") marks[d.line] = d.severity;
-  }
+  editor.show(result.diagnostics);
   const list = document.getElementById("diagnostics");
   list.replaceChildren(...(result.diagnostics.length ? result.diagnostics.map(diagnosticItem)
                            : [el("li", {class: "clean", text: "no problems found"})]));
   document.getElementById("assumptions").replaceChildren(...(result.assumptions.length
     ? result.assumptions.map(a => el("li", {}, where(a), " " + a.name + ": " + a.reason))
     : [el("li", {text: "no assumed declarations"})]));
-  drawGutter();
 }
 
 async function post(path, body) {
@@ -72,21 +50,16 @@ async function post(path, body) {
 async function save() {
   status.textContent = "checking…";
   try {
-    drawChecked(await post("/save", text.value));
+    drawChecked(await post("/save", editor.text()));
     status.textContent = "saved and checked";
   } catch (e) { status.textContent = "not saved: " + e.message; }
 }
 
-text.addEventListener("input", () => {
-  drawGutter();
+function edited() {
   status.textContent = "editing…";
   clearTimeout(timer);
   timer = setTimeout(save, 400);
-});
-text.addEventListener("scroll", () => { gutter.scrollTop = text.scrollTop; });
-text.addEventListener("keydown", e => {  // Tab indents instead of leaving the editor
-  if (e.key === "Tab") { e.preventDefault(); document.execCommand("insertText", false, "    "); }
-});
+}
 
 document.getElementById("run-scenarios").addEventListener("click", async () => {
   clearTimeout(timer);
@@ -127,7 +100,7 @@ document.getElementById("play").addEventListener("click", async () => {
   const r = await fetch(base + "/file");
   const data = await r.json();
   document.getElementById("name").textContent = data.name;
-  text.value = data.text;
+  editor = RulebookEditor.create(document.getElementById("editor"), data.text, edited);
   drawChecked(data);
   status.textContent = "saved and checked";
 })();
