@@ -1,6 +1,6 @@
 """In a real browser: three people in three browser contexts and a bot play a whole game of
 Liqueur by clicking options, one of them reloading mid-game; the playground shows a diagnostic
-for a broken line, clears it when fixed, and runs the file's scenarios. Screenshots go to
+for a broken line, clears it when fixed, runs the file's scenarios and a short simulation. Screenshots go to
 $RULEBOOK_ARTIFACTS/web/ (default test-artifacts/web/) for whoever wants to look."""
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def test_three_people_and_a_bot_play_liqueur_to_the_end_in_chromium(served, brow
     assert people == {1, 2, 3, 4}
 
 
-def test_the_playground_shows_a_broken_line_clears_it_when_fixed_and_runs_scenarios(
+def test_the_playground_shows_a_broken_line_clears_it_when_fixed_runs_scenarios_and_simulates(
         tmp_path, browser):
     path = tmp_path / "tictactoe.rules"
     shutil.copy(Path(__file__).resolve().parents[1] / "rulesets/examples/tictactoe.rules", path)
@@ -144,4 +144,9 @@ def test_the_playground_shows_a_broken_line_clears_it_when_fixed_and_runs_scenar
         page.wait_for_selector("#scenarios li.summary")
         assert "PASS a row of three wins" in page.inner_text("#scenarios")
         assert "1 passed, 0 failed" in page.inner_text("#scenarios")
+        page.fill("#sim-games", "40")  # a short simulation, plotted
+        page.click("#simulate")
+        page.wait_for_selector("#simulation svg.plot rect")
+        assert "40 games" in page.inner_text("#simulation")
+        assert page.locator("#simulation svg.plot").first.locator("rect").count() == 2
         page.screenshot(path=ARTIFACTS / "playground-scenarios.png")

@@ -69,3 +69,14 @@ def test_scenarios_run_and_a_hot_seat_table_plays_the_edited_rules(playground):
     path.write_text(path.read_text().replace("players 2", "players two", 1))
     refused = client.post("/p/secret-token/play", json={}).json()
     assert "cannot be played" in refused["error"] and "E0100" in refused["error"]
+
+
+def test_a_simulation_summarises_bot_games_of_the_saved_rules(playground):
+    client, _, _ = playground
+    r = client.post("/p/secret-token/simulate", json={"games": 30}).json()
+    assert r["games"] == 30 and r["completed"] == 30
+    assert set(r["wins_per_seat"]) == {"1", "2"}
+    # every game has a winner, or two when it is shared (a full board)
+    assert sum(r["wins_per_seat"].values()) == 30 + r["shared_victories"]
+    bad = client.post("/p/secret-token/simulate", json={"games": 5, "players": 7})
+    assert bad.status_code == 400 and "players" in bad.json()["error"]

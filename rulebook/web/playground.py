@@ -19,6 +19,7 @@ from ..validator.diagnostics import Diagnostic, DiagnosticError
 from .tables import Tables
 
 MAX_TEXT = 1 << 20  # a rules file larger than 1 MiB is not edited in a browser
+MAX_GAMES = 1000  # a simulation from the page stays a matter of seconds
 
 
 def _diagnostic(d: Diagnostic, file: str) -> dict:
@@ -40,7 +41,8 @@ class Playground:
         return [Route(p, self.page), Route(p + "/file", self.read),
                 Route(p + "/save", self.save, methods=["POST"]),
                 Route(p + "/scenarios", self.scenarios, methods=["POST"]),
-                Route(p + "/play", self.play, methods=["POST"])]
+                Route(p + "/play", self.play, methods=["POST"]),
+                Route(p + "/simulate", self.simulate, methods=["POST"])]
 
     def _allowed(self, request: Request) -> bool:
         return request.path_params["token"] == self.token
@@ -120,3 +122,36 @@ class Playground:
             return JSONResponse({"error": "the rules cannot be played: " + "; ".join(
                 f"{d.code} {d.message}" for d in e.diagnostics[:3])}, status_code=400)
         return JSONResponse({"link": f"/t/{table.link(0)}"})
+
+    async def simulate(self, request: Request):
+        """Bots play the saved rules a few hundred times: wins and mean score per seat, game
+        length (what `rulebook simulate` prints), for the page to plot."""
+        from .. import api
+        from ..interpreter.simulate import simulate, summarise
+
+        if not self._allowed(request):
+            return JSONResponse({"error": "no playground has this link"}, status_code=404)
+        try:
+            asked = await request.json()
+        except ValueError:
+            asked = {}
+        asked = asked if isinstance(asked, dict) else {}
+        games, players = asked.get("games"), asked.get("players")
+        games = games if isinstance(games, int) and 1 <= games <= MAX_GAMES else 200
+        players = players if isinstance(players, int) and 1 <= players <= 100 else None
+        file = str(self.path)
+        try:
+            rules = api.load(file)
+            if players is not None and not rules.min_players <= players <= rules.max_players:
+                return JSONResponse({"error": f"{rules.title} is for {rules.min_players} to "
+                                              f"{rules.max_players} players"}, status_code=400)
+            records, seconds = await asyncio.to_thread(
+                simulate, rules, lambda: api.load(file), games, players, 1, 1, "random",
+                None, self.tables.limits)
+        except DiagnosticError as e:
+            return JSONResponse({"error": "the rules cannot be played: " + "; ".join(
+                f"{d.code} {d.message}" for d in e.diagnostics[:3])}, status_code=400)
+        seats = (players or rules.min_players) + len(rules.automata)
+        summary = summarise(records, seats)
+        summary["seconds"] = round(seconds, 2)
+        return JSONResponse(summary)

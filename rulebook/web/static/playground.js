@@ -96,6 +96,49 @@ document.getElementById("play").addEventListener("click", async () => {
   } catch (e) { out.replaceChildren(el("span", {class: "fail", text: e.message})); }
 });
 
+// Wins per seat as bars, drawn as SVG (text through textContent, as everywhere else).
+function bars(title, values) {
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  const entries = Object.entries(values), width = 320, rowH = 22, left = 70;
+  svg.setAttribute("viewBox", `0 0 ${width} ${rowH * entries.length + 24}`);
+  svg.setAttribute("class", "plot");
+  const most = Math.max(1, ...entries.map(([, v]) => v || 0));
+  const add = (tag, attrs, text) => {
+    const n = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (text !== undefined) n.textContent = text;
+    svg.append(n);
+  };
+  add("text", {x: 0, y: 14}, title);
+  entries.forEach(([seat, v], i) => {
+    const y = 24 + i * rowH;
+    add("text", {x: 0, y: y + 14}, "player " + seat);
+    add("rect", {x: left, y: y + 3, height: rowH - 8, width: (width - left - 50) * (v || 0) / most});
+    add("text", {x: left + (width - left - 50) * (v || 0) / most + 4, y: y + 14}, String(v));
+  });
+  return svg;
+}
+
+document.getElementById("simulate").addEventListener("click", async () => {
+  clearTimeout(timer);
+  await save();
+  const out = document.getElementById("simulation");
+  out.replaceChildren(el("div", {text: "running…"}));
+  const games = parseInt(document.getElementById("sim-games").value, 10);
+  const players = parseInt(document.getElementById("players").value, 10);
+  try {
+    const r = await post("/simulate", JSON.stringify({games: games, players: isNaN(players) ? null : players}));
+    const d = r.decisions_per_game;
+    out.replaceChildren(
+      el("div", {class: "summary", text: `${r.games} games in ${r.seconds} s: completed ${r.completed}, errors ${r.errors}, shared victories ${r.shared_victories}`}),
+      bars("wins per seat", r.wins_per_seat),
+      Object.values(r.mean_score_per_seat).some(v => v !== null)  // a game may keep no score
+        ? bars("mean score per seat", r.mean_score_per_seat) : null,
+      el("div", {text: `decisions per game: mean ${d.mean}, min ${d.min}, max ${d.max}`}));
+  } catch (e) { out.replaceChildren(el("span", {class: "fail", text: e.message})); }
+});
+
 (async () => {
   const r = await fetch(base + "/file");
   const data = await r.json();
