@@ -130,12 +130,13 @@ document.getElementById("simulate").addEventListener("click", async () => {
   try {
     const r = await post("/simulate", JSON.stringify({games: games, players: isNaN(players) ? null : players}));
     const d = r.decisions_per_game;
-    out.replaceChildren(
+    out.replaceChildren(...[
       el("div", {class: "summary", text: `${r.games} games in ${r.seconds} s: completed ${r.completed}, errors ${r.errors}, shared victories ${r.shared_victories}`}),
       bars("wins per seat", r.wins_per_seat),
       Object.values(r.mean_score_per_seat).some(v => v !== null)  // a game may keep no score
         ? bars("mean score per seat", r.mean_score_per_seat) : null,
-      el("div", {text: `decisions per game: mean ${d.mean}, min ${d.min}, max ${d.max}`}));
+      el("div", {text: `decisions per game: mean ${d.mean}, min ${d.min}, max ${d.max}`}),
+    ].filter(Boolean));
   } catch (e) { out.replaceChildren(el("span", {class: "fail", text: e.message})); }
 });
 
