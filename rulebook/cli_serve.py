@@ -145,7 +145,9 @@ def serve(ruleset, players, seats, games, host, port, state_dir, resume_dir, pla
                f"{folder}` continues with the same links.")
     if not _is_loopback(host):
         click.echo("Listening beyond this machine: whoever can reach it and holds a link plays "
-                   "that seat, over plain HTTP (docs/web.md, Playing over a network).", err=True)
+                   "that seat, over plain HTTP (docs/web.md, 'What exposing the server means')."
+                   + (" The playground's link lets its holder write the file and run rules on "
+                      "this machine." if editor else ""), err=True)
     click.echo("Press Ctrl+C to stop.")
     sys.stdout.flush()
     config = uvicorn.Config(create_app(tables, bot_delay, editor), log_level="warning",
@@ -168,4 +170,5 @@ def _playground(ruleset, state_dir, limits):
     tables = Tables(state_dir, limits)
     if (Path(state_dir) / INDEX).exists():  # the hot-seat games of an earlier session go on
         tables.resume()
-    return Playground(ruleset, secrets.token_urlsafe(16), tables, Path(str(STATIC))), [], tables
+    editor = Playground(ruleset, secrets.token_urlsafe(16), tables, Path(str(STATIC)))
+    return editor, list(tables.by_id.values()), tables
