@@ -3,6 +3,7 @@ games are saved after every decision and resume with the same links."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -152,3 +153,48 @@ def test_serve_refuses_what_it_cannot_do(tmp_path):
     (tmp_path / "c").mkdir()
     r = runner.invoke(main, ["serve", "--resume", str(tmp_path / "c")])
     assert r.exit_code == 1 and "E0314" in r.output
+
+
+BROKEN = """game "Broken" {
+    players 2
+}
+
+global moves: int = 0
+
+play {
+    rounds {
+        for p in players {
+            turn p {
+                choose p "Pick" {
+                    option a label "A" { increase moves by 1 }
+                    option b label "B" { increase moves by 1 }
+                }
+                if moves == 2 {
+                    set moves = 10 / (moves - 2)
+                }
+            }
+        }
+    }
+}
+
+winner p in players by moves
+"""
+
+
+def test_a_broken_rule_stops_the_table_and_says_only_where(tmp_path):
+    (tmp_path / "broken.rules").write_text(BROKEN)
+    tables, client, (table,) = make_server(tmp_path / "state", str(tmp_path / "broken.rules"),
+                                           players=2, kinds={2: "first"})
+    with client:
+        r = client.post(f"/api/{table.link(1)}/decide", json={"option": "a", "version": 0})
+        assert r.status_code == 200
+        for _ in range(500):  # the bot moves in the server's own time; its move breaks the rule
+            page = client.get(f"/api/{table.link(1)}").json()
+            if page["error"]:
+                break
+            time.sleep(0.01)
+        assert page["error"].startswith("E0305 at ") and page["decision"] is None
+        assert "division" not in str(page)  # where, not why: a message may name hidden values
+        again = client.post(f"/api/{table.link(1)}/decide", json={"option": "a", "version": 2})
+        assert again.status_code == 409 and again.json()["error"] == "the game is over"
+    assert not table.bot_to_move() and table.game.error is not None

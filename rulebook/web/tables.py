@@ -52,12 +52,14 @@ class Table:
         return next(t for t, s in self.tokens.items() if s == seat)
 
     def bot_to_move(self) -> bool:
-        return not self.game.over and self.kinds.get(self.game.pending_seat()) != "human"
+        # (no decision waits once the game is over, or stopped by a broken rule)
+        return self.game.pending is not None and self.kinds[self.game.pending_seat()] != "human"
 
     def decide(self, seat: int, option: object, version: object) -> None:
-        """A person's decision (the caller saves the game): checked against their seat, the page they decided on and their
-        options; refused with a message that names nothing hidden, changing nothing."""
-        if self.game.over:
+        """A person's decision (the caller saves the game): checked against their seat, the
+        page they decided on and their options; refused with a message that names nothing
+        hidden, changing nothing."""
+        if self.game.pending is None:
             raise Refused("the game is over")
         if seat == 0:
             seat = self.game.pending_seat()

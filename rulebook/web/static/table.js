@@ -62,10 +62,13 @@ function drawDecision(p) {
   const box = document.getElementById("decision");
   box.replaceChildren();
   box.className = "panel";
+  if (p.error) {  // a broken rule stopped the game: where, never why (it may name hidden values)
+    box.append(el("div", {class: "over", text: "The rules stopped the game: " + p.error}));
+    return;
+  }
   if (p.over) {
     const who = p.winners.length ? p.winners.join(", ") : "nobody";
     box.append(el("div", {class: "over", text: "Game over. Winner(s): " + who}));
-    if (p.error) box.append(el("div", {text: "The rules stopped the game: " + p.error}));
     return;
   }
   const d = p.decision;
