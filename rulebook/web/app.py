@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 from importlib.resources import files
 
 from starlette.applications import Starlette
@@ -24,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..files import write_atomically
+from ..validator.diagnostics import DiagnosticError
 from .tables import Refused, Table, Tables
 
 STATIC = files("rulebook.web") / "static"
@@ -80,14 +82,22 @@ class TableServer:
             async with self.lock(table):
                 if not table.bot_to_move():
                     break
-                table.play_bot()
+                try:
+                    table.play_bot()
+                except Exception as e:  # a bug, not the rules (those stop the game): say so
+                    print(f"table {table.id}: a bot could not decide ({type(e).__name__})",
+                          file=sys.stderr)
+                    return
                 await self.save(table)
             await self.broadcast(table)
 
     async def save(self, table: Table) -> None:
         """Save before anyone hears of the decision; the disk is waited for in a thread, so
         other tables play on meanwhile (the table's lock keeps its saves in order)."""
-        await asyncio.to_thread(write_atomically, table.save_path, table.save_text())
+        try:
+            await asyncio.to_thread(write_atomically, table.save_path, table.save_text())
+        except DiagnosticError as e:  # a full disk: play goes on, and the host is told
+            print(f"table {table.id}: not saved: {e.diagnostics[0].message}", file=sys.stderr)
 
     async def broadcast(self, table: Table) -> None:
         pages: dict[int | None, str] = {}

@@ -127,7 +127,8 @@ function connect() {
   socket.onmessage = event => {
     const msg = JSON.parse(event.data);
     if (msg.type === "error") say(msg.message); else say("");
-    if (msg.page) draw(msg.page);
+    // two decisions close together may be told out of order: a page never goes back
+    if (msg.page && !(page && msg.page.version < page.version)) draw(msg.page);
   };
   socket.onclose = event => {
     if (event.code === 4404) { status.textContent = "no table has this link"; return; }
