@@ -75,7 +75,8 @@ def _print_links(tables, base: str) -> None:
               default=None, help="Continue the games saved in this folder, with the same links.")
 @click.option("--playground", is_flag=True,
               help="Edit RULESET (a .rules file) in the browser: diagnostics as you type, its "
-                   "scenarios, a hot-seat table of the edited rules. Edits are saved to the file.")
+                   "scenarios, a hot-seat table and a simulation of the edited rules. Edits are "
+                   "saved to the file.")
 @click.option("--bot-delay", type=click.FloatRange(0, 60), default=0.6, show_default=True,
               help="Seconds a bot waits before each decision, so people can follow it.")
 @VARIANT_OPTION

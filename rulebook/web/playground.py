@@ -8,6 +8,7 @@ request names a path.
 from __future__ import annotations
 
 import asyncio
+import secrets
 from pathlib import Path
 
 from starlette.requests import Request
@@ -45,7 +46,7 @@ class Playground:
                 Route(p + "/simulate", self.simulate, methods=["POST"])]
 
     def _allowed(self, request: Request) -> bool:
-        return request.path_params["token"] == self.token
+        return secrets.compare_digest(request.path_params["token"], self.token)
 
     async def page(self, request: Request):
         if not self._allowed(request):
