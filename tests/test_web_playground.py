@@ -29,6 +29,7 @@ def test_only_the_playground_link_reaches_it(playground):
     client, path, _ = playground
     before = path.read_text()
     assert client.get("/p/guess").status_code == 404
+    assert client.get("/p/%C3%A9t%C3%A9").status_code == 404
     assert client.get("/p/guess/file").status_code == 404
     assert client.post("/p/guess/save", content=b"broken").status_code == 404
     assert client.post("/p/guess/scenarios").status_code == 404

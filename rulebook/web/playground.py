@@ -46,7 +46,7 @@ class Playground:
                 Route(p + "/simulate", self.simulate, methods=["POST"])]
 
     def _allowed(self, request: Request) -> bool:
-        return secrets.compare_digest(request.path_params["token"], self.token)
+        return secrets.compare_digest(request.path_params["token"].encode(), self.token.encode())
 
     async def page(self, request: Request):
         if not self._allowed(request):
