@@ -63,7 +63,7 @@ def test_scenarios_run_and_a_hot_seat_table_plays_the_edited_rules(playground):
     token = link.rsplit("/", 1)[1]
     for seat in (1, 2, 1):  # the one link is always the seat that decides now
         page = client.get(f"/api/{token}").json()
-        assert page["viewer"] == seat and page["decision"]["mine"]
+        assert page["viewer"] == seat and page["decision"]["mine"] and page["hot_seat"]
         r = client.post(f"/api/{token}/decide", json={
             "option": page["decision"]["options"][0]["id"], "version": page["version"]})
         assert r.status_code == 200

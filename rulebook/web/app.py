@@ -19,7 +19,7 @@ from importlib.resources import files
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -217,6 +217,7 @@ def create_app(tables: Tables, bot_delay: float = 0.0, playground=None) -> Starl
 
     app = Starlette(lifespan=lifespan, routes=[
         Route("/", _home),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/t/{token}", server.page),
         Route("/api/{token}", server.api_page),
         Route("/api/{token}/decide", server.api_decide, methods=["POST"]),

@@ -45,7 +45,9 @@ class Table:
 
     def page(self, seat: int | None) -> dict:
         if seat == 0:  # the hot seat: whoever decides now (the public view once it is over)
-            seat = self.game.pending_seat()
+            page = present(api.view(self.game, self.game.pending_seat()), self.kinds,
+                           self.version)
+            return {**page, "hot_seat": True}
         return present(api.view(self.game, seat), self.kinds, self.version)
 
     def link(self, seat: int | None) -> str:

@@ -113,6 +113,20 @@ function draw(p) {
   log.scrollTop = log.scrollHeight;
 }
 
+// At a hot seat, the screen changes hands between people: as at the terminal, the next
+// person's view waits behind a cover until they say only they are looking.
+function handOver(p) {
+  const next = p.viewer, shown = page ? page.viewer : undefined;
+  if (!p.hot_seat || next === null || next === shown) { draw(p); return; }
+  page = Object.assign({}, p, {viewer: shown});  // stays behind until the cover is lifted
+  const cover = el("div", {id: "cover"},
+    el("p", {text: "Pass the screen to player " + next + "."}),
+    el("button", {id: "uncover", text: "I am player " + next + ": show my view"}));
+  cover.querySelector("button").addEventListener("click", () => { cover.remove(); draw(p); });
+  document.getElementById("cover")?.remove();
+  document.body.append(cover);
+}
+
 function say(text) {
   const m = document.getElementById("message");
   m.textContent = text;
@@ -128,7 +142,7 @@ function connect() {
     const msg = JSON.parse(event.data);
     if (msg.type === "error") say(msg.message); else say("");
     // two decisions close together may be told out of order: a page never goes back
-    if (msg.page && !(page && msg.page.version < page.version)) draw(msg.page);
+    if (msg.page && !(page && msg.page.version < page.version)) handOver(msg.page);
   };
   socket.onclose = event => {
     if (event.code === 4404) { status.textContent = "no table has this link"; return; }
