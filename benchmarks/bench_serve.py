@@ -5,7 +5,7 @@ as it is its turn, and bots at the other seats (playing inside the server). Prin
 second over all games (people's and bots') and the latency of a person's decision: from sending it
 to receiving the page that shows it made. Prints, never asserts.
 
-    python benchmarks/bench_serve.py [--games 50] [--players 3]
+    python benchmarks/bench_serve.py [--games 50] [--players 3] [--bot-delay 0]
 """
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ import time
 from websockets.asyncio.client import connect
 
 
-def start_server(games: int, players: int, folder: str):
+def start_server(games: int, players: int, folder: str, bot_delay: float):
     bots = [f"--seat={s}=random" for s in range(2, players + 1)]
     cmd = [sys.executable, "-m", "rulebook", "serve", "liqueur", f"--players={players}", *bots,
-           f"--games={games}", "--port=0", f"--state-dir={folder}", "--bot-delay=0"]
+           f"--games={games}", "--port=0", f"--state-dir={folder}", f"--bot-delay={bot_delay}"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     links = []
     for line in proc.stdout:
@@ -66,9 +66,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--bot-delay", type=float, default=0.0,
+                        help="seconds each bot waits before deciding (0: as fast as it can)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        proc, links = start_server(args.games, args.players, folder)
+        proc, links = start_server(args.games, args.players, folder, args.bot_delay)
         try:
             totals, latencies, seconds = asyncio.run(run_all(links))
         finally:
@@ -77,7 +79,8 @@ def main() -> None:
     decisions = sum(totals)
     cuts = statistics.quantiles(latencies, n=20)
     print(f"{len(totals)} concurrent Liqueur games, {args.players} seats (1 person, "
-          f"{args.players - 1} bots) through `rulebook serve` on localhost")
+          f"{args.players - 1} bots, bot delay {args.bot_delay} s) through `rulebook serve` on "
+          "localhost")
     print(f"  {decisions} decisions in {seconds:.1f} s: {decisions / seconds:.0f} decisions/s "
           "(each saved, and sent to every watcher)")
     print(f"  a person's decision to its page: median {statistics.median(latencies) * 1000:.0f} ms,"

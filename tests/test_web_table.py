@@ -153,6 +153,10 @@ def test_serve_refuses_what_it_cannot_do(tmp_path):
     (tmp_path / "c").mkdir()
     r = runner.invoke(main, ["serve", "--resume", str(tmp_path / "c")])
     assert r.exit_code == 1 and "E0314" in r.output
+    for broken in ('{"tables": [{"id": 1}]}', '{"tables": 3}', "[]", '{"tables": [[]]}'):
+        (tmp_path / "c" / "tables.json").write_text(broken)
+        r = runner.invoke(main, ["serve", "--resume", str(tmp_path / "c")])
+        assert r.exit_code == 1 and "E0314" in r.output and "Traceback" not in r.output
 
 
 BROKEN = """game "Broken" {

@@ -157,19 +157,18 @@ class Tables:
         """The tables saved in the folder, where their games stood, with the same links."""
         path = self.folder / INDEX
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            records = data["tables"]
-        except (OSError, ValueError, KeyError, TypeError) as e:
+            for r in json.loads(path.read_text(encoding="utf-8"))["tables"]:
+                rules = api.load(str(r["ruleset"]), tuple(map(str, r["variants"])))
+                save = self.folder / Path(str(r["save"])).name
+                game = api.load_game(save, rules, limits=self.limits)
+                kinds = {int(s): k for s, k in r["kinds"].items()
+                         if k in ("human", "random", "first")}
+                tokens = {str(t): s if s is None else int(s) for t, s in r["tokens"].items()}
+                self._add(Table(str(r["id"]), str(r["ruleset"]), list(r["variants"]), game,
+                                kinds, tokens, save, version=len(game.history)))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
             raise DiagnosticError([Diagnostic(
                 "E0314", f"cannot read the tables of {self.folder}: {str(e)[:200]}",
                 file=str(path), hint="--resume takes a folder written by `rulebook serve "
                 "--state-dir`")])
-        for r in records:
-            rules = api.load(r["ruleset"], tuple(r["variants"]))
-            save = self.folder / Path(r["save"]).name
-            game = api.load_game(save, rules, limits=self.limits)
-            table = Table(r["id"], r["ruleset"], list(r["variants"]), game,
-                          {int(s): k for s, k in r["kinds"].items()}, dict(r["tokens"]), save,
-                          version=len(game.history))
-            self._add(table)
         return list(self.by_id.values())
