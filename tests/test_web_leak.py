@@ -8,7 +8,7 @@ import random
 
 from rulebook.interpreter.view import can_see, render
 from rulebook.web.present import shown
-from tests.web_helpers import engine_page, first_page, make_server
+from web_helpers import engine_page, first_page, make_server
 
 SEATS = (1, 2, 3, None)
 SAVE_KEYS = {"seed", "digest", "history", "rng", "frames"}

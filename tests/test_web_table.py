@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from rulebook import api
 from rulebook.cli import main
 from rulebook.web.tables import Tables
-from tests.web_helpers import engine_page, first_page, make_server
+from web_helpers import engine_page, first_page, make_server
 
 
 @pytest.fixture
