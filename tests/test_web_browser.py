@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import shutil
 import socket
 import threading
@@ -54,11 +55,18 @@ def served(tmp_path):
 
 @pytest.fixture
 def browser():
-    with sync_playwright() as p:
-        # (Playwright gives the browser a fresh profile of its own in a temporary folder)
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
+    # Commands run in-process by earlier tests cap this process's address space (--max-memory);
+    # a browser reserves far more address space than it uses, so it starts without that cap.
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+    try:
+        with sync_playwright() as p:
+            # (Playwright gives the browser a fresh profile of its own in a temporary folder)
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            yield browser
+            browser.close()
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 def test_three_people_and_a_bot_play_liqueur_to_the_end_in_chromium(served, browser):
