@@ -8,20 +8,9 @@ from pathlib import Path
 
 import click
 
-from .cli_game import MEMORY_OPTION, VARIANT_OPTION, _fail, _limits, _load
+from .cli_game import MEMORY_OPTION, VARIANT_OPTION, _fail, _limits, _load, _parse_seats
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
-
-def _seat_kinds(specs: tuple[str, ...]) -> dict[int, str]:
-    kinds = {}
-    for spec in specs:
-        seat, _, kind = spec.partition("=")
-        if not seat.isdigit() or len(seat) > 4 or kind not in ("human", "random", "first"):
-            raise click.BadParameter(f"{spec[:40]!r}: write SEAT=KIND with KIND human, random "
-                                     "or first, e.g. 4=random", param_hint="--seat")
-        kinds[int(seat)] = kind
-    return kinds
 
 
 def _link_host(host: str) -> str:
@@ -117,7 +106,7 @@ def serve(ruleset, players, seats, games, host, port, state_dir, resume_dir, pla
         if (Path(state_dir) / INDEX).exists():
             raise click.UsageError(f"{state_dir} already holds games: continue them with "
                                    f"--resume {state_dir}, or choose another --state-dir")
-        kinds = _seat_kinds(seats)
+        kinds = _parse_seats(seats)  # the same SEAT=KIND as `play`
         rules = _load(ruleset, variants)
         tables = Tables(state_dir, limits)
         try:
