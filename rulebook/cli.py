@@ -286,3 +286,6 @@ main.add_command(explain)
 
 from .cli_docs import register as _register_docs  # noqa: E402  (`rulebook docs`)
 _register_docs(main)
+
+from .cli_serve import serve  # noqa: E402  (the table in the browser: docs/web.md)
+main.add_command(serve)
