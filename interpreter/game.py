@@ -323,10 +323,13 @@ class Game:
                 game.apply(entry["option"], entry.get("player"))
         return game
 
-    def digest(self) -> str:
-        """A hash of the whole game as data: its state, where its flow stands, and the players,
-        seed and decisions that led there (so that no part of a save can be changed alone)."""
-        data = json.dumps({"game": write_game(self.machine), "history": self.history,
+    def digest(self, flow: dict | None = None) -> str:
+        """A hash of the whole game as data: its state, where its flow stands (`flow`, when
+        already written), and the players, seed and decisions that led there (so that no part
+        of a save can be changed alone)."""
+        if flow is None:
+            flow = write_game(self.machine)
+        data = json.dumps({"game": flow, "history": self.history,
                            "players": self.players, "seed": self.seed},
                           sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(data.encode("utf-8")).hexdigest()
@@ -358,7 +361,7 @@ class Game:
             "title": self.rules.title, "rules_fingerprint": self.rules.fingerprint,
             "declarations": dict(self.rules.declaration_prints),
             "players": self.players, "seed": self.seed, "history": self.history,
-            "game": flow, "digest": self.digest(),
+            "game": flow, "digest": self.digest(flow),
         }
 
     @classmethod
