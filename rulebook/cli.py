@@ -238,3 +238,7 @@ except ImportError:
     register = None
 if register:
     register(main)
+
+from .cli_report import compare  # noqa: E402  (the group is defined above)
+
+main.add_command(compare)

@@ -1,0 +1,76 @@
+"""Random Liqueur games on a local Dask cluster of one worker, then of two: throughput, their
+ratio, and each worker's resident memory over the run. Prints, never asserts.
+
+    python benchmarks/bench_cluster.py [--games N] [--players P] [--workers 1 2]
+
+The issue's goal is 100,000 games at 1.8x one worker's throughput with flat worker memory;
+the default count is smaller so that a run takes minutes, not an hour (pass --games 100000).
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+from distributed import Client, LocalCluster
+
+from rulebook.report import Setting, simulate
+
+MIB = 2 ** 20
+SAMPLE_EVERY = 1.0  # seconds between two looks at the workers' memory
+
+
+def worker_rss() -> int:
+    import psutil
+
+    return psutil.Process().memory_info().rss
+
+
+def run(workers: int, setting: Setting, games: int, seed: int) -> tuple[float, dict]:
+    """Seconds for `games` games on `workers` workers, and each worker's memory samples."""
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        simulate(setting, 2 * workers, seed, cluster=client)  # rules compiled on each worker
+        samples: dict[str, list[int]] = {}
+        last = [0.0]
+
+        def sample(_done: int) -> None:
+            if time.perf_counter() - last[0] >= SAMPLE_EVERY:
+                last[0] = time.perf_counter()
+                for address, rss in client.run(worker_rss).items():
+                    samples.setdefault(address, []).append(rss)
+
+        sample(0)
+        start = time.perf_counter()
+        results = simulate(setting, games, seed, cluster=client, progress=sample)
+        seconds = time.perf_counter() - start
+        last[0] = 0.0
+        sample(0)
+        assert len(results.games) == games
+        return seconds, samples
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=3000)
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    args = ap.parse_args()
+    setting = Setting("liqueur", players=args.players)
+    rates = {}
+    print(f"{args.games:,} random Liqueur games, {args.players} players, seed {args.seed}")
+    for n in args.workers:
+        seconds, samples = run(n, setting, args.games, args.seed)
+        rates[n] = args.games / seconds
+        print(f"{n} worker{'s' if n > 1 else ' '}: {seconds:8.1f} s  {rates[n]:8.1f} games/s")
+        for address, values in sorted(samples.items()):
+            mib = [v / MIB for v in values]
+            print(f"    worker {address}: memory MiB first {mib[0]:.0f}, max {max(mib):.0f}, "
+                  f"last {mib[-1]:.0f} ({len(mib)} samples)")
+    if len(rates) > 1:
+        low, high = min(rates), max(rates)
+        print(f"throughput ratio {high} vs {low} workers: {rates[high] / rates[low]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

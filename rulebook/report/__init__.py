@@ -1,0 +1,34 @@
+"""Balance reports: run many games, gather their results, and write what a designer reads.
+
+    from rulebook.report import Setting, simulate, write_report
+    results = simulate(Setting("liqueur", players=3), games=200, seed=1, jobs=2)
+    print(results.completed()[0].winners)
+    write_report(results, "liqueur-report")      # index.html, figures.json, *.csv
+
+`compare([results_a, results_b, ...], DIR)` writes the differences with their intervals.
+Plots need matplotlib and tests scipy: `pip install 'rulebook[report]'`; `cluster=` needs Dask
+(`rulebook[dask]`).
+"""
+from .results import GameResult, Setting, SimulationResults
+from .runner import simulate
+
+__all__ = ["GameResult", "Setting", "SimulationResults", "simulate", "write_report",
+           "write_comparison", "compare"]
+
+
+def write_report(results, directory, **kwargs):
+    from .writer import write_report as write
+
+    return write(results, directory, **kwargs)
+
+
+def write_comparison(runs, directory, **kwargs):
+    from .writer import write_comparison as write
+
+    return write(runs, directory, **kwargs)
+
+
+def compare(runs) -> dict:
+    from .comparison import compare as figures
+
+    return figures(runs)

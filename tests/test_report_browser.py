@@ -1,0 +1,69 @@
+"""The report of a small simulation, opened in a real headless Chromium: its plots are drawn
+and its tables filled. A screenshot is kept in artifacts/ (or $RULEBOOK_ARTIFACTS)."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from rulebook.report import Setting, simulate, write_report
+from rulebook.report.writer import write_comparison
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = Path(os.environ.get("RULEBOOK_ARTIFACTS", ROOT / "artifacts"))
+DATA = Path(__file__).parent / "data" / "report"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _open(browser, page_path: Path):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(page_path.as_uri())
+    page.wait_for_load_state("load")
+    return page
+
+
+def _images(page) -> list:
+    return page.eval_on_selector_all(
+        "img", "imgs => imgs.map(i => [i.alt, i.complete, i.naturalWidth, i.naturalHeight])")
+
+
+def _tables(page) -> list[int]:
+    return page.eval_on_selector_all("table", "ts => ts.map(t => t.tBodies[0].rows.length)")
+
+
+def test_report_and_comparison_pages_in_chromium(tmp_path):
+    from rulebook.api import load
+
+    results = simulate(Setting("examples/tictactoe"), games=40, seed=4)
+    page_path = write_report(results, tmp_path / "report", load("examples/tictactoe"))
+    coin = simulate(Setting(str(DATA / "coin.rules")), games=60, seed=1)
+    loaded = simulate(Setting(str(DATA / "loaded.rules")), games=60, seed=1)
+    comparison = write_comparison([coin, loaded], tmp_path / "comparison")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    executable = shutil.which("chromium") or "/usr/bin/chromium"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=FLAGS,
+                                    env={**os.environ, "HOME": str(tmp_path)})
+        try:
+            page = _open(browser, page_path)
+            images = _images(page)
+            assert len(images) >= 6
+            for alt, complete, width, height in images:  # every plot decoded and drawn
+                assert complete and width > 200 and height > 100, alt
+            assert all(rows > 0 for rows in _tables(page)) and len(_tables(page)) >= 5
+            text = page.inner_text("body")
+            for heading in ("Win rate per seat", "Game length", "Options offered and taken",
+                            "Time per phase", "Errors"):
+                assert heading in text
+            assert "place" in text and "Seat balance" in text
+            page.screenshot(path=str(ARTIFACTS / "report.png"), full_page=True)
+            page = _open(browser, comparison)
+            assert all(i[1] and i[2] > 200 for i in _images(page)) and len(_images(page)) >= 3
+            assert "seat 1 win rate" in page.inner_text("body")
+            page.screenshot(path=str(ARTIFACTS / "comparison.png"), full_page=True)
+        finally:
+            browser.close()
+    assert (ARTIFACTS / "report.png").stat().st_size > 10_000
