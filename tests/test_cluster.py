@@ -14,7 +14,7 @@ from rulebook.cli import main
 from rulebook.report import Setting, simulate
 
 COIN = str(Path(__file__).parent / "data" / "report" / "coin.rules")
-GAMES = 240
+GAMES = 120
 
 
 @pytest.fixture(scope="module")

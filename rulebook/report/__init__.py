@@ -16,16 +16,18 @@ __all__ = ["GameResult", "Setting", "SimulationResults", "simulate", "write_repo
            "write_comparison", "compare"]
 
 
-def write_report(results, directory, **kwargs):
+def write_report(results, directory, rules=None):
+    """The report of `results` in `directory` (see writer.write_report); the page's path."""
     from .writer import write_report as write
 
-    return write(results, directory, **kwargs)
+    return write(results, directory, rules)
 
 
-def write_comparison(runs, directory, **kwargs):
+def write_comparison(runs, directory, rules=None):
+    """The comparison of `runs`, the first the baseline (see writer.write_comparison)."""
     from .writer import write_comparison as write
 
-    return write(runs, directory, **kwargs)
+    return write(runs, directory, rules)
 
 
 def compare(runs) -> dict:

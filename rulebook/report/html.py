@@ -36,7 +36,8 @@ def percent(v) -> str:
 
 def interval(row: dict, as_percent: bool = True, digits: int = 3) -> str:
     show = percent if as_percent else (lambda v: number(v, digits))
-    return f"{show(row.get('low'))} – {show(row.get('high'))}"
+    low, high = show(row.get("low")), show(row.get("high"))
+    return "–" if low == high == "–" else f"{low} – {high}"
 
 
 def table(rows: list[dict], columns: list[tuple], caption: str = "") -> str:

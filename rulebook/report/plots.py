@@ -76,8 +76,9 @@ def histograms(series: dict[str, list[float]], xlabel: str) -> bytes:
 def bars(labels: list[str], values: list[float], xlabel: str, ylabel: str) -> bytes:
     fig, ax = _figure()
     ax.bar(range(len(labels)), values, color=COLOURS[0])
-    ax.set_xticks(range(len(labels)), labels, rotation=45 if len(labels) > 8 else 0,
-                  ha="right" if len(labels) > 8 else "center", fontsize=8)
+    crowded = sum(map(len, labels)) > 60  # long labels side by side would overlap
+    ax.set_xticks(range(len(labels)), labels, rotation=45 if crowded else 0,
+                  ha="right" if crowded else "center", fontsize=8)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     return png(fig)

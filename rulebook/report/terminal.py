@@ -85,14 +85,17 @@ def print_summary(figures: dict, console: Console | None = None) -> None:
 
 
 def print_comparison(figures: dict, console: Console | None = None) -> None:
+    """One table per run: its differences against the first run, with 95% intervals."""
     console = console or Console()
-    table = Table(title=f"differences against {figures['baseline']} (95% intervals)", box=None,
-                  pad_edge=False, title_justify="left")
-    for heading in ("run", "measure", "baseline", "this run", "difference", "interval", ""):
-        table.add_column(heading, justify="left" if heading in ("run", "measure") else "right")
-    for r in figures["differences"]:
-        show = _pct if r["kind"] == "rate" else (lambda v: "–" if v is None else f"{v:.2f}")
-        table.add_row(r["run"], r["what"], show(r["baseline"]), show(r["value"]),
-                      show(r["difference"]), f"{show(r['low'])} – {show(r['high'])}",
-                      "[bold]differs[/bold]" if r["shows_a_difference"] else "")
-    console.print(table)
+    for run in figures["runs"][1:]:
+        rows = [r for r in figures["differences"] if r["run"] == run["run"]]
+        table = Table(title=f"{run['run']} against {figures['baseline']} (95% intervals)",
+                      box=None, pad_edge=False, title_justify="left")
+        for heading in ("measure", "baseline", "this run", "difference", "interval", ""):
+            table.add_column(heading, justify="left" if heading == "measure" else "right")
+        for r in rows:
+            show = _pct if r["kind"] == "rate" else (lambda v: "–" if v is None else f"{v:.2f}")
+            table.add_row(r["what"], show(r["baseline"]), show(r["value"]),
+                          show(r["difference"]), f"{show(r['low'])} – {show(r['high'])}",
+                          "[bold]differs[/bold]" if r["shows_a_difference"] else "")
+        console.print(table)

@@ -84,7 +84,8 @@ def report_sections(f: dict) -> list[str]:
         ok = balance["balanced_at_5_percent"]
         verdict = H.paragraph(
             f"Seat balance (chi-square test of equal wins over the players' seats): "
-            f"χ² = {balance['statistic']:.2f}, {balance['dof']} degrees of freedom, "
+            f"χ² = {balance['statistic']:.2f}, {balance['dof']} degree"
+            f"{'s' if balance['dof'] != 1 else ''} of freedom, "
             f"p = {balance['p_value']:.4g}: "
             + ("no evidence that a seat is favoured at the 5% level." if ok else
                "the seats do not win equally often (5% level)."), "ok" if ok else "bad")
