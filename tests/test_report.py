@@ -106,3 +106,35 @@ def test_quiet_and_piped_runs_show_no_progress_bar():
     assert result.exit_code == 0 and "\x1b" not in result.stderr
     result = CliRunner().invoke(main, ["test", str(DATA), "--quiet"])
     assert "\x1b" not in result.output
+
+
+def _stderr_on_a_terminal(*args: str) -> str:
+    """What `rulebook ARGS` writes to its standard error when that is a terminal."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "rulebook", *args], stdout=subprocess.PIPE,
+                               stderr=slave, env={**os.environ, "COLUMNS": "120"})
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # the terminal closed with the process
+            break
+        if not data:
+            break
+        chunks.append(data)
+    process.wait()
+    os.close(master)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_a_terminal_shows_progress_with_rate_and_time_left_unless_quiet():
+    shown = _stderr_on_a_terminal("simulate", COIN, "--games", "300")
+    assert "games" in shown and "games/s" in shown and "left" in shown and "300/300" in shown
+    quiet = _stderr_on_a_terminal("simulate", COIN, "--games", "300", "--quiet")
+    assert "left" not in quiet and "time " in quiet  # the timing line stays
