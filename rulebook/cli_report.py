@@ -88,7 +88,7 @@ def parse_run(spec: str, players, agent: str, invariants: str):
         if kind not in kinds or (eq and not (seat.isdigit() and len(seat) <= 4)):
             raise click.BadParameter(
                 f"{spec[:60]!r}: write RULESET[+VARIANT...][@KIND or @SEAT=KIND,...] with KIND "
-                f"one of {', '.join(kinds)}, e.g. liqueur@1=first", param_hint="RUN")
+                f"one of {', '.join(kinds)}, e.g. mygame@1=first", param_hint="RUN")
         if eq:
             seats.append((int(seat), kind))
         else:
@@ -126,8 +126,8 @@ def compare(runs, games, players, seed, jobs, agent, invariants, report_dir, clu
     """Compare rulesets, variants or agents: win rates, scores, game length and errors of each
     RUN against the first, with 95% intervals.
 
-    A RUN is RULESET[+VARIANT...][@AGENTS]: `beverage beverage+open_market` compares a variant
-    with the plain game; `liqueur liqueur@1=first` seat 1 playing the first option with it
+    A RUN is RULESET[+VARIANT...][@AGENTS]: `mygame mygame+variant` compares a variant
+    with the plain game; `mygame mygame@1=first` seat 1 playing the first option with it
     playing at random. Every run plays the same seeds."""
     import json
 

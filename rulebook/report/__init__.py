@@ -1,11 +1,12 @@
 """Balance reports: run many games, gather their results, and write what a designer reads.
 
     from rulebook.report import Setting, simulate, write_report
-    results = simulate(Setting("liqueur", players=3), games=200, seed=1, jobs=2)
+    results = simulate(Setting("mygame", players=3), games=200, seed=1, jobs=2)
     print(results.completed()[0].winners)
-    write_report(results, "liqueur-report")      # index.html, figures.json, *.csv
+    write_report(results, "mygame-report")      # index.html, figures.json, *.csv
 
-`compare([results_a, results_b, ...], DIR)` writes the differences with their intervals.
+`write_comparison([results_a, results_b, ...], DIR)` writes the differences of runs against the
+first with their intervals; `compare(runs)` returns them as data.
 Plots need matplotlib and tests scipy: `pip install 'rulebook[report]'`; `cluster=` needs Dask
 (`rulebook[dask]`).
 """

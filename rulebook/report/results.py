@@ -54,7 +54,7 @@ class Setting:
         return dict(self.seat_agents) if self.seat_agents else self.agent
 
     def label(self) -> str:
-        """How a comparison names this setting: `beverage+open_market`, `liqueur@1=first`."""
+        """How a comparison names this setting: `mygame+variant`, `mygame@1=first`."""
         text = "+".join([self.ruleset, *self.variants])
         agents = [f"{s}={k}" for s, k in self.seat_agents]
         if self.agent != "random":
