@@ -145,12 +145,21 @@ def compare(runs, games, players, seed, jobs, agent, invariants, report_dir, clu
     from .report.progress import progress_bar
     from .validator.diagnostics import DiagnosticError
 
+    client = local = None
     try:
+        if cluster is not None:  # one cluster for every run, started once
+            from .report.cluster import open_client
+
+            client, local = open_client(cluster, jobs)
         with progress_bar(games * len(settings), "games", quiet) as advance:
             for setting in settings:
-                results.append(simulate(setting, games, seed, jobs, cluster, limits, advance))
+                results.append(simulate(setting, games, seed, jobs, client, limits, advance))
     except DiagnosticError as e:
         _fail(e.diagnostics, e.sources)
+    finally:
+        for opened in (client, local):
+            if opened is not None:
+                opened.close()
     figures = differences(results)
     if report_dir is not None:
         from .report.writer import write_comparison
@@ -161,9 +170,9 @@ def compare(runs, games, players, seed, jobs, agent, invariants, report_dir, clu
             _fail(e.diagnostics, e.sources)
         click.echo(f"report: {page}", err=True)
     if as_json:
-        from .report.writer import _clean
+        from .report.writer import json_ready
 
-        click.echo(json.dumps(_clean(figures), indent=1))
+        click.echo(json.dumps(json_ready(figures), indent=1))
     else:
         from .report.terminal import print_comparison
 

@@ -6,6 +6,9 @@ results do not change. Only a few batches per worker are in flight at once, so t
 scheduler nor this process holds the whole run."""
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 from ..interpreter.state import Limits
 from ..validator.diagnostics import Diagnostic, DiagnosticError
 from .results import GameResult, Setting
@@ -60,8 +63,20 @@ def run_on_cluster(cluster, setting: Setting, games: int, seed: int, workers: in
                 local.close()
 
 
+def _for_workers(setting: Setting) -> Setting:
+    """A ruleset named by a path relative to here is named by its full path (a worker's
+    current folder is its own); a bundled name stays as it is."""
+    def full(ref: str) -> str:
+        path = Path(ref)
+        return str(path.resolve()) if path.exists() and not path.is_absolute() else ref
+
+    return dataclasses.replace(setting, ruleset=full(setting.ruleset),
+                               variants=tuple(map(full, setting.variants)))
+
+
 def _run(client, setting, games, seed, limits, progress) -> tuple[list[GameResult], str]:
     distributed = _distributed()
+    setting = _for_workers(setting)
     n = max(1, len(client.scheduler_info().get("workers", {})))
     ahead = 4 * n
     pending = iter(batches(games, batch_size(games, n)))

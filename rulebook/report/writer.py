@@ -20,14 +20,14 @@ CSV_TABLES = {  # file -> where its rows are in the figures
 }
 
 
-def _clean(value):
+def json_ready(value):
     """JSON has no NaN: an interval that does not exist is null."""
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
-        return {str(k): _clean(v) for k, v in value.items()}
+        return {str(k): json_ready(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
+        return [json_ready(v) for v in value]
     return value
 
 
@@ -39,7 +39,7 @@ def csv_text(rows: list[dict]) -> str:
         writer.writeheader()
         for row in rows:
             writer.writerow({k: " ".join(map(str, v)) if isinstance(v, list) else v
-                             for k, v in _clean(row).items()})
+                             for k, v in json_ready(row).items()})
     return out.getvalue()
 
 
@@ -52,7 +52,7 @@ def write_report(results: SimulationResults, directory, rules=None) -> Path:
     With `rules`, the options they declare that no seat was ever offered are listed too."""
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
-    figures = _clean(all_figures(results, declared_options(rules) if rules is not None else ()))
+    figures = json_ready(all_figures(results, declared_options(rules) if rules is not None else ()))
     files = ["figures.json", *CSV_TABLES, "games.csv", "games.json"]
     _write(folder, "figures.json", json.dumps(figures, indent=1, sort_keys=True))
     for name, (part, key) in CSV_TABLES.items():
@@ -207,7 +207,7 @@ def write_comparison(runs: list[SimulationResults], directory, rules=None) -> Pa
 
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
-    figures = _clean(compare(runs))
+    figures = json_ready(compare(runs))
     subfolders = []
     for k, results in enumerate(runs, 1):
         name = f"run{k}"
