@@ -46,9 +46,12 @@ def run_for_report(setting, rules, games: int, seed: int, jobs: int, cluster: st
     from .report.runner import simulate
     from .validator.diagnostics import DiagnosticError
 
-    if report_dir is not None:
-        need_report_libraries()
     try:
+        if report_dir is not None:
+            from .report.writer import make_folder
+
+            need_report_libraries()
+            make_folder(report_dir)  # before the games: a folder that cannot be made fails now
         with progress_bar(games, "games", quiet) as advance:
             results = simulate(setting, games, seed, jobs, cluster, limits, advance)
     except DiagnosticError as e:
@@ -139,6 +142,14 @@ def compare(runs, games, players, seed, jobs, agent, invariants, report_dir, clu
         raise click.UsageError("compare needs at least two runs")
     need_report_libraries()
     settings = [parse_run(r, players, agent, invariants) for r in runs]
+    if report_dir is not None:
+        from .report.writer import make_folder
+        from .validator.diagnostics import DiagnosticError
+
+        try:
+            make_folder(report_dir)
+        except DiagnosticError as e:
+            _fail(e.diagnostics)
     limits = _limits(max_memory)
     rules = [_load(s.ruleset, s.variants) for s in settings]
     results = []

@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 
 from ..files import write_atomically
+from ..validator.diagnostics import Diagnostic, DiagnosticError
 from . import html as H
 from .figures import all_figures, declared_options
 from .results import SimulationResults
@@ -47,11 +48,22 @@ def _write(folder: Path, name: str, text: str) -> None:
     write_atomically(folder / name, text)
 
 
+def make_folder(directory) -> Path:
+    folder = Path(directory)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise DiagnosticError([Diagnostic(
+            "E0009", f"cannot make the report folder {str(folder)[:120]}: "
+            f"{e.strerror or type(e).__name__}", file=str(folder),
+            hint="choose a folder that can be written (it is made if missing)")])
+    return folder
+
+
 def write_report(results: SimulationResults, directory, rules=None) -> Path:
     """Write the report of `results` into `directory` (made if missing); the page's path.
     With `rules`, the options they declare that no seat was ever offered are listed too."""
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = make_folder(directory)
     figures = json_ready(all_figures(results, declared_options(rules) if rules is not None else ()))
     files = ["figures.json", *CSV_TABLES, "games.csv", "games.json"]
     _write(folder, "figures.json", json.dumps(figures, indent=1, sort_keys=True))
@@ -205,8 +217,7 @@ def write_comparison(runs: list[SimulationResults], directory, rules=None) -> Pa
     run's own report in a subfolder; the page's path."""
     from .comparison import compare, comparison_sections
 
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = make_folder(directory)
     figures = json_ready(compare(runs))
     subfolders = []
     for k, results in enumerate(runs, 1):
