@@ -25,8 +25,17 @@ def worker_rss() -> int:
     return psutil.Process().memory_info().rss
 
 
-def run(workers: int, setting: Setting, games: int, seed: int) -> tuple[float, dict]:
-    """Seconds for `games` games on `workers` workers, and each worker's memory samples."""
+def worker_cpu() -> float:
+    """CPU seconds this worker has used: on a shared machine, what it was given."""
+    import psutil
+
+    times = psutil.Process().cpu_times()
+    return times.user + times.system
+
+
+def run(workers: int, setting: Setting, games: int, seed: int) -> tuple[float, float, dict]:
+    """Seconds for `games` games on `workers` workers, the CPU seconds the workers were given,
+    and each worker's memory samples."""
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster) as client:
         simulate(setting, 2 * workers, seed, cluster=client)  # rules compiled on each worker
@@ -40,13 +49,15 @@ def run(workers: int, setting: Setting, games: int, seed: int) -> tuple[float, d
                     samples.setdefault(address, []).append(rss)
 
         sample(0)
+        cpu = sum(client.run(worker_cpu).values())
         start = time.perf_counter()
         results = simulate(setting, games, seed, cluster=client, progress=sample)
         seconds = time.perf_counter() - start
+        cpu = sum(client.run(worker_cpu).values()) - cpu
         last[0] = 0.0
         sample(0)
         assert len(results.games) == games
-        return seconds, samples
+        return seconds, cpu, samples
 
 
 def main() -> None:
@@ -60,13 +71,15 @@ def main() -> None:
     rates = {}
     print(f"{args.games:,} random Liqueur games, {args.players} players, seed {args.seed}")
     for n in args.workers:
-        seconds, samples = run(n, setting, args.games, args.seed)
+        seconds, cpu, samples = run(n, setting, args.games, args.seed)
         rates[n] = args.games / seconds
-        print(f"{n} worker{'s' if n > 1 else ' '}: {seconds:8.1f} s  {rates[n]:8.1f} games/s")
+        print(f"{n} worker{'s' if n > 1 else ' '}: {seconds:8.1f} s  {rates[n]:8.1f} games/s  "
+              f"(workers given {cpu:.1f} CPU s: {args.games / cpu:.1f} games per CPU s)")
         for address, values in sorted(samples.items()):
-            mib = [v / MIB for v in values]
-            print(f"    worker {address}: memory MiB first {mib[0]:.0f}, max {max(mib):.0f}, "
-                  f"last {mib[-1]:.0f} ({len(mib)} samples)")
+            mib = [round(v / MIB) for v in values]
+            step = max(1, len(mib) // 12)
+            print(f"    worker {address}: memory MiB over the run {mib[::step]}, "
+                  f"max {max(mib)}, last {mib[-1]}")
     if len(rates) > 1:
         low, high = min(rates), max(rates)
         print(f"throughput ratio {high} vs {low} workers: {rates[high] / rates[low]:.2f}x")
