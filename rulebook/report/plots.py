@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import base64
 import io
+from collections import Counter
 
 import matplotlib
 
@@ -65,8 +66,11 @@ def histograms(series: dict[str, list[float]], xlabel: str) -> bytes:
     """One histogram per measure, side by side (game length: decisions, rounds, turns)."""
     fig, axes = plt.subplots(1, len(series), figsize=(WIDTH * 1.3, HEIGHT * 0.9), squeeze=False)
     for ax, (name, values) in zip(axes[0], series.items()):
-        distinct = len(set(values))
-        ax.hist(values, bins=min(30, max(1, distinct)), color=COLOURS[0])
+        counts = Counter(values)
+        if len(counts) <= 40 and all(float(v).is_integer() for v in counts):
+            ax.bar(list(counts), list(counts.values()), width=0.8, color=COLOURS[0])  # exact
+        else:
+            ax.hist(values, bins=30, color=COLOURS[0])
         ax.set_title(name, fontsize=10)
         ax.set_xlabel(xlabel if len(series) == 1 else f"{name} per game")
     axes[0][0].set_ylabel("games")

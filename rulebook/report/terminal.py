@@ -74,11 +74,12 @@ def print_summary(figures: dict, console: Console | None = None) -> None:
             table.add_row(r["option"], f"{r['taken']:,}", _pct(r["take_rate"]),
                           _pct(r["win_difference"]))
         console.print(table)
-    never = options["never_taken"] + options["never_offered"]
-    if never:
-        console.print(f"never taken: {', '.join(never[:12])}"
-                      + (f" and {len(never) - 12} more" if len(never) > 12 else ""),
-                      highlight=False)
+    for what, names in (("offered, never taken", options["never_taken"]),
+                        ("never offered to a bot", options["never_offered"])):
+        if names:
+            console.print(f"{what}: {', '.join(names[:12])}"
+                          + (f" and {len(names) - 12} more" if len(names) > 12 else ""),
+                          highlight=False)
     for e in figures["errors"]["rows"][:3]:
         console.print(f"[red]error[/red] in game {e['game']}: {e['code']}: {e['message']}\n"
                       f"  replay: {e['replay']}", highlight=False)
