@@ -26,7 +26,10 @@ def progress_bar(total: int, what: str, quiet: bool = False) -> Iterator:
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TaskProgressColumn(), TextColumn("[progress.data.speed]{task.fields[rate]}"),
                TextColumn("left"), TimeRemainingColumn()]
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+    # Lines printed meanwhile go above the bar, when standard output is the same screen; to
+    # a file or a pipe they go straight, not through the bar's standard error.
+    with Progress(*columns, console=Console(stderr=True), transient=True,
+                  redirect_stdout=sys.stdout.isatty(), redirect_stderr=False) as bar:
         task = bar.add_task(what, total=total, rate="")
 
         def advance(n: int) -> None:
