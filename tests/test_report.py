@@ -102,8 +102,9 @@ def test_quiet_and_piped_runs_show_no_progress_bar():
     assert "\x1b" not in result.output
 
 
-def _stderr_on_a_terminal(*args: str) -> str:
-    """What `rulebook ARGS` writes to its standard error when that is a terminal."""
+def _on_a_terminal(*args: str) -> tuple[str, str]:
+    """What `rulebook ARGS` writes to its standard error when that is a terminal, and to its
+    standard output when that is a pipe."""
     import os
     import pty
     import subprocess
@@ -122,13 +123,17 @@ def _stderr_on_a_terminal(*args: str) -> str:
         if not data:
             break
         chunks.append(data)
+    out = process.stdout.read().decode()
     process.wait()
     os.close(master)
-    return b"".join(chunks).decode("utf-8", "replace")
+    return b"".join(chunks).decode("utf-8", "replace"), out
 
 
 def test_a_terminal_shows_progress_with_rate_and_time_left_unless_quiet():
-    shown = _stderr_on_a_terminal("simulate", COIN, "--games", "300")
+    shown, out = _on_a_terminal("simulate", COIN, "--games", "300")
     assert "games" in shown and "games/s" in shown and "left" in shown and "300/300" in shown
-    quiet = _stderr_on_a_terminal("simulate", COIN, "--games", "300", "--quiet")
+    assert "seat 1:" in out and "\x1b" not in out
+    quiet, _ = _on_a_terminal("simulate", COIN, "--games", "300", "--quiet")
     assert "left" not in quiet and "time " in quiet  # the timing line stays
+    shown, out = _on_a_terminal("test", str(DATA))  # three files: a bar over files
+    assert "files" in shown and out == "0 passed, 0 failed\n"
