@@ -11,9 +11,11 @@ from __future__ import annotations
 import argparse
 import time
 
+import dask
 from distributed import Client, LocalCluster
 
 from rulebook.report import Setting, simulate
+from rulebook.report.cluster import PROFILE_OFF
 
 MIB = 2 ** 20
 SAMPLE_EVERY = 1.0  # seconds between two looks at the workers' memory
@@ -33,11 +35,14 @@ def worker_cpu() -> float:
     return times.user + times.system
 
 
-def run(workers: int, setting: Setting, games: int, seed: int) -> tuple[float, float, dict]:
+def run(workers: int, setting: Setting, games: int, seed: int,
+        profile: bool = False) -> tuple[float, float, dict]:
     """Seconds for `games` games on `workers` workers, the CPU seconds the workers were given,
     and each worker's memory samples."""
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    with dask.config.set(PROFILE_OFF if not profile else {}):  # as `--cluster local` does
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+    with cluster, Client(cluster) as client:
         simulate(setting, 2 * workers, seed, cluster=client)  # rules compiled on each worker
         samples: dict[str, list[int]] = {}
         last = [0.0]
@@ -64,14 +69,18 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--ruleset", default="liqueur", help="another game, e.g. to run many quick ones")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--profile", action="store_true",
+                    help="keep Dask's statistical profiler on (its history grows for an hour)")
     args = ap.parse_args()
-    setting = Setting("liqueur", players=args.players)
+    setting = Setting(args.ruleset, players=args.players)
     rates = {}
-    print(f"{args.games:,} random Liqueur games, {args.players} players, seed {args.seed}")
+    print(f"{args.games:,} random games of {args.ruleset}, {args.players} players, "
+          f"seed {args.seed}")
     for n in args.workers:
-        seconds, cpu, samples = run(n, setting, args.games, args.seed)
+        seconds, cpu, samples = run(n, setting, args.games, args.seed, args.profile)
         rates[n] = args.games / seconds
         print(f"{n} worker{'s' if n > 1 else ' '}: {seconds:8.1f} s  {rates[n]:8.1f} games/s  "
               f"(workers given {cpu:.1f} CPU s: {args.games / cpu:.1f} games per CPU s)")

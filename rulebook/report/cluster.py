@@ -15,6 +15,7 @@ from .results import GameResult, Setting
 from .runner import Progress, batch_size, batches, run_batch
 
 RETRIES = 3
+PROFILE_OFF = {"distributed.worker.profile.enabled": False}
 
 
 def _distributed():
@@ -32,8 +33,13 @@ def open_client(cluster: str, workers: int):
     single-threaded worker processes (games hold the GIL); an address connects to it."""
     distributed = _distributed()
     if cluster == "local":
-        local = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                         processes=True, dashboard_address=None)
+        import dask
+
+        # Dask's statistical profiler keeps an hour of call trees of every task, which for a
+        # game engine's deep stacks makes worker memory climb over a long run: off here.
+        with dask.config.set(PROFILE_OFF):
+            local = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                             processes=True, dashboard_address=None)
         return distributed.Client(local), local
     if not cluster.startswith(("tcp://", "tls://", "ucx://", "inproc://")):
         raise DiagnosticError([Diagnostic(
