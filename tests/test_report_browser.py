@@ -3,7 +3,9 @@ and its tables filled. A screenshot is kept in artifacts/ (or $RULEBOOK_ARTIFACT
 from __future__ import annotations
 
 import os
+import resource
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -15,6 +17,18 @@ ARTIFACTS = Path(os.environ.get("RULEBOOK_ARTIFACTS", ROOT / "artifacts"))
 DATA = Path(__file__).parent / "data" / "report"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@contextmanager
+def _no_address_space_cap():
+    """The commands tested in this process cap its address space (`--max-memory`); Chromium,
+    which reserves terabytes of address space, would inherit the cap and crash."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 def _open(browser, page_path: Path):
@@ -40,7 +54,7 @@ def test_report_and_comparison_pages_in_chromium(tmp_path):
     report = comparison.parent / "run1" / "index.html"  # each run's own full report
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     executable = shutil.which("chromium") or "/usr/bin/chromium"
-    with sync_playwright() as p:
+    with _no_address_space_cap(), sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, args=FLAGS,
                                     env={**os.environ, "HOME": str(tmp_path)})
         try:
