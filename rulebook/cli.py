@@ -289,3 +289,7 @@ _register_docs(main)
 
 from .cli_serve import serve  # noqa: E402  (the table in the browser: docs/web.md)
 main.add_command(serve)
+
+from .cli_report import compare  # noqa: E402  (the group is defined above)
+
+main.add_command(compare)

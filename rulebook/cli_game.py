@@ -9,6 +9,8 @@ from pathlib import Path
 
 import click
 
+from .cli_report import CLUSTER_OPTION, QUIET_OPTION, REPORT_OPTION
+
 MAX_GAMES = 1_000_000
 MAX_JOBS = 256
 
@@ -268,12 +270,16 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
                    "those whose variables changed, or all of them after every decision.")
 @VARIANT_OPTION
 @MEMORY_OPTION
+@REPORT_OPTION
+@CLUSTER_OPTION
+@QUIET_OPTION
 def simulate(ruleset, games, players, seed, jobs, agent, as_json, invariants, variants,
-             max_memory):
+             max_memory, report_dir, cluster, quiet):
     """Play many games with bots; print wins and mean score per seat and game length.
 
-    Results go to standard output and are identical for the same seed, whatever --jobs is;
-    timing (decisions per second) goes to standard error."""
+    Results go to standard output and are identical for the same seed, whatever --jobs or
+    --cluster is; timing (decisions per second) goes to standard error. --report DIR writes a
+    balance report (plots, intervals, tests) a browser opens."""
     from .api import load
     from .interpreter.simulate import simulate as run, summarise
 
@@ -286,25 +292,32 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json, invariants, va
                                          if rules.max_players != rules.min_players else "")
         _fail([Diagnostic("E0315", f"{rules.title} is for {span} players, not {players}",
                           hint=_count_hint(rules, variants, players))])
-    bar = None
-    if sys.stderr.isatty():
-        from rich.progress import Progress
+    figures = None
+    if report_dir is not None or cluster is not None:
+        from .cli_report import run_for_report
+        from .report.results import Setting
 
-        bar = Progress(transient=True)
-        bar.start()
-        task = bar.add_task("games", total=games)
-    records, seconds = run(rules, partial(load, ruleset, variants), games, players, seed, jobs,
-                           agent,
-                           progress=(lambda n: bar.advance(task, n)) if bar else None,
-                           limits=limits, invariants=invariants)
-    if bar:
-        bar.stop()
+        results, figures = run_for_report(
+            Setting(ruleset, tuple(variants), players, agent, (), invariants), rules, games,
+            seed, jobs, cluster, limits, report_dir, quiet)
+        records, seconds = results.games, results.seconds
+    else:
+        from .report.progress import progress_bar
+
+        with progress_bar(games, "games", quiet) as advance:
+            records, seconds = run(rules, partial(load, ruleset, variants), games, players, seed,
+                                   jobs, agent, progress=advance, limits=limits,
+                                   invariants=invariants)
     seats = players or rules.min_players
     summary = summarise(records, seats + len(rules.automata))
     summary.update({"ruleset": rules.title, "variants": list(rules.variants), "players": seats,
                     "seed": seed, "agent": agent})
     if as_json:
         click.echo(json.dumps(summary, indent=2))
+    elif figures is not None:
+        from .report.terminal import print_summary
+
+        print_summary(figures)
     else:
         click.echo(f"{rules.title}: {summary['games']} games, {seats} players, seed {seed}, {agent} bots")
         click.echo(f"  completed {summary['completed']}, errors {summary['errors']}, "
@@ -324,8 +337,9 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json, invariants, va
             click.echo(f"  error in game {e['game']} (seed {e['seed']}): "
                        f"{where + ': ' if where else ''}{e['code']}: {e['message']}")
     rate = summary["total_decisions"] / seconds if seconds > 0 else 0.0
+    where = f"cluster {cluster}" if cluster else f"jobs {jobs}"
     click.echo(f"time {seconds:.2f} s, {games / seconds:.1f} games/s, {rate:.0f} decisions/s, "
-               f"jobs {jobs}", err=True)
+               f"{where}", err=True)
     sys.exit(1 if summary["errors"] else 0)
 
 
@@ -334,12 +348,12 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json, invariants, va
 @click.option("-v", "--verbose", is_flag=True, help="List every scenario, not only failures.")
 @VARIANT_OPTION
 @MEMORY_OPTION
-def test_cmd(paths, verbose, variants, max_memory):
+@QUIET_OPTION
+def test_cmd(paths, verbose, variants, max_memory, quiet):
     """Run the scenario tests written in the rules files under PATHS.
 
     A file that does not pass `rulebook check` counts as failed, with its diagnostics."""
-    from .scenarios import collect, run_file
-    from .validator.diagnostics import render_text
+    from .scenarios import collect
 
     limits = _limits(max_memory)
     from .cli import _empty_folders
@@ -349,26 +363,41 @@ def test_cmd(paths, verbose, variants, max_memory):
     if problems:
         _fail(problems)
     passed = failed = 0
-    for f in files:
-        outcome = run_file(f, limits, tuple(variants))
-        if outcome.diagnostics:
-            click.echo(render_text(outcome.diagnostics, outcome.sources))
-            plural = "s" if outcome.held != 1 else ""
-            held = f" (it holds {outcome.held} scenario{plural})" if outcome.held else ""
-            click.echo(f"FAIL {f}: the file cannot be run{held}")
-            failed += max(1, outcome.held)
-            continue
-        for r in outcome.results:
-            if r.passed:
-                passed += 1
-                if verbose:
-                    click.echo(f"PASS {r.file}:{r.line}: {r.name}")
-            else:
-                failed += 1
-                click.echo(f"FAIL {r.file}:{r.line}: {r.name}")
-                click.echo(render_text(r.failures, outcome.sources))
+    from .report.progress import progress_bar
+
+    with progress_bar(len(files), "files", quiet or len(files) < 2) as advance:
+        for f in files:
+            counts = _test_file(f, limits, variants, verbose)
+            passed, failed = passed + counts[0], failed + counts[1]
+            if advance:
+                advance(1)
     click.echo(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
+
+
+def _test_file(f, limits, variants, verbose) -> tuple[int, int]:
+    """Run one file's scenarios, print its failures; (passed, failed)."""
+    from .scenarios import run_file
+    from .validator.diagnostics import render_text
+
+    passed = failed = 0
+    outcome = run_file(f, limits, tuple(variants))
+    if outcome.diagnostics:
+        click.echo(render_text(outcome.diagnostics, outcome.sources))
+        plural = "s" if outcome.held != 1 else ""
+        held = f" (it holds {outcome.held} scenario{plural})" if outcome.held else ""
+        click.echo(f"FAIL {f}: the file cannot be run{held}")
+        return 0, max(1, outcome.held)
+    for r in outcome.results:
+        if r.passed:
+            passed += 1
+            if verbose:
+                click.echo(f"PASS {r.file}:{r.line}: {r.name}")
+        else:
+            failed += 1
+            click.echo(f"FAIL {r.file}:{r.line}: {r.name}")
+            click.echo(render_text(r.failures, outcome.sources))
+    return passed, failed
 
 
 @click.command()
