@@ -55,6 +55,8 @@ class Section:
 class Coverage:
     listed: bool                  # whether the ruleset lists its book's sections
     rows: list[tuple[Section | None, str, bool]]   # (section if cited, title, cited)
+    anchor_of: dict[str, str] = field(default_factory=dict)  # a cite's title -> its row
+
 
     @property
     def cited(self) -> int:
@@ -111,15 +113,33 @@ def collect_meta(nodes, root: str) -> tuple[list[Assumption], list[Section]]:
 def coverage(sections: list[Section], listed: list[str] | None) -> Coverage:
     """Which of the book's sections are cited. `listed`: the sections the ruleset's
     configuration lists (`book-sections`, as `rulebook check` reads them; a cite names a section
-    when it starts with its title); None when it lists none: the table is then the sections
-    cited."""
+    when it starts with its title), each row gathering the places of every cite naming it, and
+    a cite naming none a row of its own after them; None when it lists none: the table is then
+    the sections cited."""
     if listed is None:
-        return Coverage(False, [(s, s.title, True) for s in natural_order(sections)])
-    rows = []
+        return Coverage(False, [(s, s.title, True) for s in natural_order(sections)],
+                        {s.title: s.anchor for s in sections})
+    rows, anchor_of, used = [], {}, {s.anchor for s in sections}
     for title in listed:
         citing = [s for s in natural_order(sections) if cites_section(s.title, title)]
-        rows.append((citing[0] if citing else None, title, bool(citing)))
-    return Coverage(True, rows)
+        if not citing:
+            rows.append((None, title, False))
+            continue
+        anchor = base = "cite-" + slug(title)
+        n = 1
+        while anchor in used and anchor not in {s.anchor for s in citing}:
+            n += 1
+            anchor = f"{base}-{n}"
+        used.add(anchor)
+        places = list(dict.fromkeys(p for s in citing for p in s.places))
+        rows.append((Section(title, anchor, places), title, True))
+        for s in citing:
+            anchor_of.setdefault(s.title, anchor)
+    for s in natural_order(sections):
+        if s.title not in anchor_of:  # names no listed section (`rulebook check`: W0204)
+            rows.append((s, s.title, True))
+            anchor_of[s.title] = s.anchor
+    return Coverage(True, rows, anchor_of)
 
 
 def collect_notes(nodes, files: dict[str, str], header_lines: dict[str, int], root: str

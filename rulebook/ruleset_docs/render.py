@@ -92,7 +92,7 @@ def _environment(markdown: bool):
 
 def _context(reference) -> dict:
     return {"r": reference, "state_columns": STATE_COLUMNS, "other_titles": OTHER_TITLES,
-            "cite_anchor": {s.title: s.anchor for s in reference.sections}}
+            "cite_anchor": reference.coverage.anchor_of}
 
 
 def render_html(reference) -> str:
