@@ -148,14 +148,15 @@ def _deepest(node) -> tuple[int, A.Node]:
     """Nesting depth of the tree and its deepest node (iteratively: it may be very deep)."""
     best, where = 0, node
     stack = [(node, 1)]
+    Node = A.Node
     while stack:
         n, d = stack.pop()
-        if isinstance(n, A.Node):
-            if d > best and n.span is not None:
+        if isinstance(n, Node):
+            fields = n.__dict__  # the fields, in their declared order
+            if d > best and fields["span"] is not None:
                 best, where = d, n
-            for f in type(n).model_fields:
-                v = getattr(n, f)
-                if isinstance(v, (A.Node, list)):
+            for v in fields.values():
+                if isinstance(v, (Node, list)):
                     stack.append((v, d + 1))
         elif isinstance(n, list):
             for v in n:
