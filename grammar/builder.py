@@ -23,13 +23,22 @@ READING: ContextVar[str | None] = ContextVar("rulebook_reading", default=None)
 def _span(meta) -> A.Span | None:
     if meta is None or meta.empty:
         return None
-    return _new(A.Span, line=meta.line, column=meta.column, end_line=meta.end_line,
-                end_column=meta.end_column, file=READING.get())
+    return _span_at(meta.line, meta.column, meta.end_line, meta.end_column)
 
 
 def _tok_span(tok: Token) -> A.Span:
-    return _new(A.Span, line=tok.line, column=tok.column, end_line=tok.end_line or tok.line,
-                end_column=tok.end_column or tok.column, file=READING.get())
+    return _span_at(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column)
+
+
+def _span_at(line, column, end_line, end_column) -> A.Span:
+    """`_new(A.Span, ...)` with every field given (one per node: made directly)."""
+    span = _make(A.Span)
+    _set(span, "__dict__", {"line": line, "column": column, "end_line": end_line,
+                            "end_column": end_column, "file": READING.get()})
+    _set(span, "__pydantic_fields_set__", {"line", "column", "end_line", "end_column", "file"})
+    _set(span, "__pydantic_extra__", None)
+    _set(span, "__pydantic_private__", None)
+    return span
 
 
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "\\{", "}": "\\}"}
@@ -42,20 +51,22 @@ def _new(cls, **fields):
     The same object as ``cls.model_construct(**fields)`` (fields in declaration order, defaults
     for those not given, only the given ones marked as set), made without its per-call look-ups:
     a file builds tens of thousands of nodes."""
-    plan = _PLANS.get(cls) or _plan_of(cls)
-    values = {}
-    for name, how, default in plan:
-        if name in fields:
-            values[name] = fields[name]
-        elif how is _SAME:
-            values[name] = default
-        elif how is _EMPTY_LIST:
-            values[name] = []
-        elif how is _ASK:
-            values[name] = default.get_default(call_default_factory=True, validated_data=values)
+    template, names, special = _PLANS.get(cls) or _plan_of(cls)
+    values = template.copy()  # every field in its declared order, its default if shared
+    values.update(fields)
+    if len(values) != len(template):  # a name that is no field: model_construct ignores it
+        values = {name: value for name, value in values.items() if name in names}
+    for name, how, field in special:
+        if name not in fields:
+            if how is _REQUIRED:
+                del values[name]  # left out, as model_construct leaves it
+            elif how is _EMPTY_LIST:
+                values[name] = []
+            else:
+                values[name] = field.get_default(call_default_factory=True, validated_data=values)
     node = _make(cls)
     _set(node, "__dict__", values)
-    _set(node, "__pydantic_fields_set__", fields.keys() & _NAMES[cls])
+    _set(node, "__pydantic_fields_set__", fields.keys() & names)
     _set(node, "__pydantic_extra__", None)
     _set(node, "__pydantic_private__", None)
     return node
@@ -63,32 +74,33 @@ def _new(cls, **fields):
 
 _make = object.__new__
 _set = object.__setattr__
-_REQUIRED, _SAME, _EMPTY_LIST, _ASK = object(), object(), object(), object()
+_REQUIRED, _EMPTY_LIST, _ASK = object(), object(), object()
 _PLANS: dict[type, tuple] = {}
-_NAMES: dict[type, frozenset] = {}
 
 
 def _plan_of(cls) -> tuple:
-    """How `_new` fills each field of `cls`: (name, how, default)."""
+    """How `_new` fills the fields of `cls`: (every field with its shared default or a
+    placeholder, in order; the field names; (name, how, field) of those without one)."""
     if cls.__pydantic_post_init__ or cls.__pydantic_root_model__ \
             or cls.model_config.get("extra") == "allow":
         raise TypeError(f"{cls.__name__} needs pydantic's own model_construct")
-    plan = []
+    template, special = {}, []
     for name, field in cls.__pydantic_fields__.items():
-        if field.alias is not None or field.validation_alias is not None:
-            raise TypeError(f"{cls.__name__}.{name} has an alias")
+        if field.alias is not None or field.validation_alias is not None \
+                or getattr(field, "default_factory_takes_data", False):
+            raise TypeError(f"{cls.__name__}.{name} needs pydantic's own model_construct")
         default = field.default
+        template[name] = None
         if field.is_required():
-            plan.append((name, _REQUIRED, None))
+            special.append((name, _REQUIRED, field))
         elif field.default_factory is None and (default is None or type(default) in (
                 bool, int, str, float, tuple, frozenset)):
-            plan.append((name, _SAME, default))
+            template[name] = default
         elif field.default_factory is None and type(default) is list and not default:
-            plan.append((name, _EMPTY_LIST, None))
+            special.append((name, _EMPTY_LIST, field))
         else:
-            plan.append((name, _ASK, field))
-    _NAMES[cls] = frozenset(cls.__pydantic_fields__)
-    _PLANS[cls] = plan = tuple(plan)
+            special.append((name, _ASK, field))
+    plan = _PLANS[cls] = (template, frozenset(template), tuple(special))
     return plan
 
 
