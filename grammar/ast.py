@@ -13,7 +13,26 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 
-class Span(BaseModel):
+def _restore(cls, fields: dict, fields_set: set, extra, private):
+    """A node as pickled by `_Pickled`: the object it was, without pydantic's own route."""
+    node = object.__new__(cls)
+    object.__setattr__(node, "__dict__", fields)
+    object.__setattr__(node, "__pydantic_fields_set__", fields_set)
+    object.__setattr__(node, "__pydantic_extra__", extra)
+    object.__setattr__(node, "__pydantic_private__", private)
+    return node
+
+
+class _Pickled:
+    """Pickled as one call with the node's fields: parsed files are cached on disk (grammar/
+    cache.py), and a file's tree is tens of thousands of nodes."""
+
+    def __reduce__(self):
+        return (_restore, (type(self), self.__dict__, self.__pydantic_fields_set__,
+                           self.__pydantic_extra__, self.__pydantic_private__))
+
+
+class Span(_Pickled, BaseModel):
     """Where a node was written: its file, 1-based line and column, end exclusive. The file
     travels with the node, so a node merged from a variant still says where it came from."""
 
@@ -32,14 +51,14 @@ def file_of(node) -> str | None:
     return span.file if span is not None else None
 
 
-class Node(BaseModel):
+class Node(_Pickled, BaseModel):
     # Schemas are built on first use, not at import: ~100 mutually recursive classes would
     # otherwise cost seconds at every start of the command.
     model_config = ConfigDict(extra="forbid", defer_build=True)
     span: Span | None = None
 
 
-class Meta(BaseModel):
+class Meta(_Pickled, BaseModel):
     """Citations of the rulebook and the assumption, if any, that a declaration rests on."""
 
     model_config = ConfigDict(extra="forbid", defer_build=True)

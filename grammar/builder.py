@@ -5,12 +5,13 @@ the whole tree is checked against the JSON Schema right after parsing.
 """
 from __future__ import annotations
 
+import copy
 import re
 from contextvars import ContextVar
 
 from lark import Token
 from lark.exceptions import UnexpectedInput
-from lark.visitors import Transformer_NonRecursive
+from pydantic import BaseModel
 
 from . import ast as A
 
@@ -20,15 +21,24 @@ READING: ContextVar[str | None] = ContextVar("rulebook_reading", default=None)
 
 
 def _span(meta) -> A.Span | None:
-    if meta is None or getattr(meta, "empty", True):
+    if meta is None or meta.empty:
         return None
-    return _new(A.Span, line=meta.line, column=meta.column, end_line=meta.end_line,
-                end_column=meta.end_column, file=READING.get())
+    return _span_at(meta.line, meta.column, meta.end_line, meta.end_column)
 
 
 def _tok_span(tok: Token) -> A.Span:
-    return _new(A.Span, line=tok.line, column=tok.column, end_line=tok.end_line or tok.line,
-                end_column=tok.end_column or tok.column, file=READING.get())
+    return _span_at(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column)
+
+
+def _span_at(line, column, end_line, end_column) -> A.Span:
+    """`_new(A.Span, ...)` with every field given (one per node: made directly)."""
+    span = _make(A.Span)
+    _set(span, "__dict__", {"line": line, "column": column, "end_line": end_line,
+                            "end_column": end_column, "file": READING.get()})
+    _set(span, "__pydantic_fields_set__", {"line", "column", "end_line", "end_column", "file"})
+    _set(span, "__pydantic_extra__", None)
+    _set(span, "__pydantic_private__", None)
+    return span
 
 
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "\\{", "}": "\\}"}
@@ -36,8 +46,62 @@ _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "\\{", "}": "\\}"}
 
 def _new(cls, **fields):
     """Build a node without pydantic validation: the builder already produces the right types,
-    and the whole tree is checked against the JSON Schema right after parsing."""
-    return cls.model_construct(**fields)
+    and the whole tree is checked against the JSON Schema right after parsing.
+
+    The same object as ``cls.model_construct(**fields)`` (fields in declaration order, defaults
+    for those not given, only the given ones marked as set), made without its per-call look-ups:
+    a file builds tens of thousands of nodes."""
+    template, names, special = _PLANS.get(cls) or _plan_of(cls)
+    values = template.copy()  # every field in its declared order, its default if shared
+    values.update(fields)
+    if len(values) != len(template):  # a name that is no field: model_construct ignores it
+        values = {name: value for name, value in values.items() if name in names}
+    for name, how, field in special:
+        if name not in fields:
+            if how is _REQUIRED:
+                del values[name]  # left out, as model_construct leaves it
+            elif how is _EMPTY_LIST:
+                values[name] = []
+            else:
+                values[name] = field.get_default(call_default_factory=True, validated_data=values)
+    node = _make(cls)
+    _set(node, "__dict__", values)
+    _set(node, "__pydantic_fields_set__", fields.keys() & names)
+    _set(node, "__pydantic_extra__", None)
+    _set(node, "__pydantic_private__", None)
+    return node
+
+
+_make = object.__new__
+_set = object.__setattr__
+_REQUIRED, _EMPTY_LIST, _ASK = object(), object(), object()
+_PLANS: dict[type, tuple] = {}
+
+
+def _plan_of(cls) -> tuple:
+    """How `_new` fills the fields of `cls`: (every field with its shared default or a
+    placeholder, in order; the field names; (name, how, field) of those without one)."""
+    if cls.__pydantic_post_init__ or cls.__pydantic_root_model__ \
+            or cls.model_config.get("extra") == "allow":
+        raise TypeError(f"{cls.__name__} needs pydantic's own model_construct")
+    template, special = {}, []
+    for name, field in cls.__pydantic_fields__.items():
+        if field.alias is not None or field.validation_alias is not None \
+                or getattr(field, "default_factory_takes_data", False):
+            raise TypeError(f"{cls.__name__}.{name} needs pydantic's own model_construct")
+        default = field.default
+        template[name] = None
+        if field.is_required():
+            special.append((name, _REQUIRED, field))
+        elif field.default_factory is None and (default is None or type(default) in (
+                bool, int, str, float, tuple, frozenset)):
+            template[name] = default
+        elif field.default_factory is None and type(default) is list and not default:
+            special.append((name, _EMPTY_LIST, field))
+        else:
+            special.append((name, _ASK, field))
+    plan = _PLANS[cls] = (template, frozenset(template), tuple(special))
+    return plan
 
 
 class _Block(list):
@@ -157,19 +221,7 @@ def make_template(tok: Token) -> A.Template:
             raise _BuildError("E0105", "a `{` in this string is never closed", tok,
                               "close the hole with `}` or write `\\{` for a literal brace")
         text_part(i)
-        source = body[i + 1 : end]
-        from .parser import MAX_STATEMENT_TOKENS, _parse, _StatementTooLong  # import late
-
-        try:
-            expr = _Builder().transform(_parse(source, "expr"))
-        except UnexpectedInput:
-            raise _BuildError("E0105", f"`{{{source}}}` in this string is not an expression",
-                              tok, "write a valid expression between the braces")
-        except _StatementTooLong:
-            raise _BuildError("E0007", f"an expression in this string is longer than "
-                              f"{MAX_STATEMENT_TOKENS:,} words and symbols", tok,
-                              "compute it with `let` or a `define` and put the name in the hole")
-        _respan(expr, tok)
+        expr = _hole(body[i + 1 : end], tok)
         parts.append(_new(A.ExprPart, kind="expr_part", expr=expr, span=_tok_span(tok)))
         i = text_start = end + 1
     text_part(len(body))
@@ -193,10 +245,50 @@ def _hole_end(body: str, start: int) -> int:
     return -1
 
 
-def _respan(node, tok):
-    """Expressions inside a string are located at the string itself."""
-    for n in A.walk(node):
-        n.span = _tok_span(tok)
+# Hole text -> its expression as first built. Strings repeat the same holes (`{p}`, `{n}`), and
+# parsing even a one-word expression costs a parser's start-up; each use gets its own copy.
+_HOLES: dict[str, A.Node] = {}
+MAX_HOLES = 20_000
+
+
+def _hole(source: str, tok: Token) -> A.Node:
+    """The expression in a `{hole}` of a string, located at the string itself."""
+    expr = _HOLES.get(source)
+    if expr is None:
+        from .parser import MAX_STATEMENT_TOKENS, _parse, _StatementTooLong  # import late
+
+        try:
+            expr = _parse(source, "expr")
+        except UnexpectedInput:
+            raise _BuildError("E0105", f"`{{{source}}}` in this string is not an expression",
+                              tok, "write a valid expression between the braces")
+        except _StatementTooLong:
+            raise _BuildError("E0007", f"an expression in this string is longer than "
+                              f"{MAX_STATEMENT_TOKENS:,} words and symbols", tok,
+                              "compute it with `let` or a `define` and put the name in the hole")
+        if len(_HOLES) >= MAX_HOLES:
+            _HOLES.clear()
+        _HOLES[source] = expr
+    return _respanned(expr, tok)
+
+
+def _respanned(value, tok):
+    """A copy of an expression whose every node is located at `tok` (each with its own span),
+    as setting each node's span would leave it; the original is left as it was."""
+    if isinstance(value, A.Node):
+        values = {name: _respanned(v, tok) for name, v in value.__dict__.items()}
+        values["span"] = _tok_span(tok)
+        node = _make(type(value))
+        _set(node, "__dict__", values)
+        _set(node, "__pydantic_fields_set__", value.__pydantic_fields_set__ | {"span"})
+        _set(node, "__pydantic_extra__", value.__pydantic_extra__)
+        _set(node, "__pydantic_private__", value.__pydantic_private__)
+        return node
+    if isinstance(value, list):
+        return type(value)(_respanned(v, tok) for v in value)
+    if isinstance(value, BaseModel):
+        return copy.deepcopy(value)
+    return value
 
 
 def _split_meta(children):
@@ -228,8 +320,10 @@ def _lit_value(node):
     return None
 
 
-class _Builder(Transformer_NonRecursive):
-    """Turns Lark's parse tree into AST nodes. One method per grammar rule (Lark dispatches)."""
+class _Builder:
+    """Builds AST nodes from what a grammar rule matched: one method per rule, called with the
+    rule's children (built values and tokens, as Lark's parse tree would hold them) and where
+    its text is (`_Reduced`, read like the tree's `meta`)."""
 
     def __default__(self, data, children, meta):
         raise _BuildError("E0199", f"internal: no builder for `{data}`", None)
@@ -241,17 +335,19 @@ class _Builder(Transformer_NonRecursive):
         "shuffle_stmt", "trigger_stmt", "rotate_stmt", "slide_stmt",
     })
 
-    def _call_userfunc(self, tree, new_children=None):
-        children = new_children if new_children is not None else tree.children
-        f = getattr(self, tree.data, None)
+    def method(self, data: str):
+        """The function that builds rule `data`'s value from (children, meta)."""
+        f = getattr(self, data, None)
         if f is None:
-            return self.__default__(tree.data, children, tree.meta)
-        if tree.data in self._CITABLE:
-            meta, children = _split_meta(children)
-            node = f(children, tree.meta)
-            node.meta = meta
-            return node
-        return f(children, tree.meta)
+            return lambda children, meta: self.__default__(data, children, meta)
+        if data in self._CITABLE:
+            def cited(children, meta):
+                citations, children = _split_meta(children)
+                node = f(children, meta)
+                node.meta = citations
+                return node
+            return cited
+        return f
 
     # --- top level
     def start(self, c, m):
@@ -1055,3 +1151,151 @@ class _NodeLoc:
 
 
 # ------------------------------------------------------------------------------- entry points
+class _Reduced:
+    """What the parser keeps for a rule it reduced: the value built, and where its text is, as
+    Lark's `propagate_positions` records it in a parse tree's `meta`. `line`... are the node's
+    own; `c_line`... the text its rule covered, wider when a rule only passes its one child on
+    (the parentheses around an expression). `children` is set for `_rules` Lark inlines."""
+
+    __slots__ = ("value", "empty", "line", "column", "end_line", "end_column",
+                 "c_line", "c_column", "c_end_line", "c_end_column", "children")
+
+    def __init__(self, first, last):
+        self.value = self.children = None
+        if first is None:
+            self.empty = True
+            return
+        self.empty = False
+        if first.__class__ is _Reduced:
+            self.line = self.c_line = first.c_line
+            self.column = self.c_column = first.c_column
+        else:
+            self.line = self.c_line = first.line
+            self.column = self.c_column = first.column
+        if last.__class__ is _Reduced:
+            self.end_line = self.c_end_line = last.c_end_line
+            self.end_column = self.c_end_column = last.c_end_column
+        else:
+            self.end_line = self.c_end_line = last.end_line
+            self.end_column = self.c_end_column = last.end_column
+
+    def widen(self, first, last) -> None:
+        """The node is passed on by a rule around it: its text now covers that rule's."""
+        if first is None:
+            return
+        wider = _Reduced(first, last)
+        if self.empty:
+            self.empty = False
+            self.line, self.column = wider.line, wider.column
+            self.end_line, self.end_column = wider.end_line, wider.end_column
+        self.c_line, self.c_column = wider.c_line, wider.c_column
+        self.c_end_line, self.c_end_column = wider.c_end_line, wider.c_end_column
+
+
+class InlineBuild:
+    """Callbacks for Lark's LALR parser that build the AST while it parses (no parse tree).
+
+    Each callback does what Lark's own tree building does for the rule (positions as
+    `propagate_positions`, anonymous tokens left out, `None` for missing `[optional]` parts,
+    `_rules` inlined, `?rules` passing a single child on) and then calls the builder's method.
+    The first error a method raises is kept and raised once the whole text has parsed, so a
+    syntax error anywhere in the file is still the one reported, as when building followed
+    parsing; after it the parse only checks syntax."""
+
+    def __init__(self):
+        self.builder = _Builder()
+        self.failure: BaseException | None = None
+
+    def callbacks(self, rules) -> dict:
+        return {rule: self._callback(rule) for rule in rules}
+
+    def parse(self, lark, text: str, start: str):
+        """Parse and build `text`; raises the parse's error, else the first build error."""
+        outer, self.failure = self.failure, None  # a string's holes are parsed inside a parse
+        try:
+            result = lark.parse(text, start=start)
+            failure = self.failure
+        finally:
+            self.failure = outer
+        if failure is not None:
+            raise failure
+        return result.value if result.__class__ is _Reduced else result
+
+    def _callback(self, rule):
+        options = rule.options
+        expansion = rule.expansion
+        to_include, trailing = _child_filter(rule)
+        plain = not trailing and len(to_include) == len(expansion) and not any(
+            expand or nones for _, expand, nones in to_include)
+        expand_single = bool(options.expand1) and not rule.alias
+        unit = expand_single and plain
+        inlined = rule.origin.name.startswith("_")
+        name = rule.alias or options.template_source or rule.origin.name
+        method = None if inlined else self.builder.method(name)
+        Reduced, Tok = _Reduced, Token
+
+        def reduce(raw):
+            if unit and len(raw) == 1:
+                return raw[0]  # `?expr: if_expr`: the child as it is, its text the same
+            first = last = None
+            for c in raw:
+                k = c.__class__
+                if (k is Reduced and not c.empty) or k is Tok:
+                    first = c
+                    break
+            if first is not None:
+                for c in reversed(raw):
+                    k = c.__class__
+                    if (k is Reduced and not c.empty) or k is Tok:
+                        last = c
+                        break
+            if plain:
+                children = raw
+            else:
+                children = []
+                for i, expand, nones in to_include:
+                    if nones:
+                        children += [None] * nones
+                    if expand:
+                        children += raw[i].children
+                    else:
+                        children.append(raw[i])
+                if trailing:
+                    children += [None] * trailing
+            if expand_single and len(children) == 1:
+                child = children[0]
+                if child.__class__ is Reduced:
+                    child.widen(first, last)
+                return child
+            out = Reduced(first, last)
+            if inlined:
+                out.children = children
+            elif self.failure is None:
+                try:
+                    out.value = method([c.value if c.__class__ is Reduced else c
+                                        for c in children], out)
+                except Exception as e:  # noqa: BLE001 - raised after the parse (see the class)
+                    self.failure = e
+            return out
+
+        return reduce
+
+
+def _child_filter(rule) -> tuple[list, int]:
+    """Which children of `rule` its tree node keeps, as Lark's tree builder (with
+    `maybe_placeholders`) decides: [(index, inline it?, Nones before it)], Nones after."""
+    expansion = rule.expansion
+    empty = rule.options.empty_indices
+    if empty:
+        bits = "".join(str(int(b)) for b in empty)
+        nones = [len(ones) for ones in bits.split("0")]
+    else:
+        nones = [0] * (len(expansion) + 1)
+    keep_all = rule.options.keep_all_tokens
+    out, pending = [], 0
+    for i, sym in enumerate(expansion):
+        pending += nones[i]
+        if keep_all or not (sym.is_term and sym.filter_out):
+            out.append((i, not sym.is_term and sym.name.startswith("_"), pending))
+            pending = 0
+    return out, pending + nones[len(expansion)]

@@ -1,5 +1,5 @@
-"""From text to the typed AST: read (grammar/source.py), parse with Lark (LALR, contextual lexer),
-build the nodes (grammar/builder.py), and check the depth of the result.
+"""From text to the typed AST: read (grammar/source.py), parse with Lark (LALR, contextual lexer)
+building the nodes as it goes (grammar/builder.py), and check the depth of the result.
 
 Every failure becomes a ``Diagnostic``; nothing a user writes can raise a Python traceback.
 """
@@ -16,7 +16,7 @@ from lark.exceptions import UnexpectedInput
 from ..validator.diagnostics import Diagnostic, DiagnosticError
 from . import ast as A
 from . import cache as _cache  # noqa: F401 - fingerprints the code now, as it is loaded
-from .builder import READING, _Builder, _BuildError
+from .builder import READING, InlineBuild, _BuildError
 from .source import (  # noqa: F401 - re-exported: the reading functions are part of this API
     _STRING_OR_COMMENT, MAX_FILE_BYTES, MAX_NESTING, _check_nesting, comments_of, decode_source,
     read_source,
@@ -92,8 +92,7 @@ def _grammar_cache() -> str | bool:
     return str(folder / f"grammar-{digest}.lark-cache")
 
 
-@lru_cache(maxsize=1)
-def lark_parser() -> Lark:
+def _lark() -> Lark:
     return Lark(
         GRAMMAR_FILE.read_text(encoding="utf-8"),
         parser="lalr",
@@ -106,8 +105,38 @@ def lark_parser() -> Lark:
     )
 
 
+@lru_cache(maxsize=1)
+def tree_parser() -> Lark:
+    """Lark on its own, building its parse tree (what the benchmarks compare `check` with)."""
+    return _lark()
+
+
+_BUILD = InlineBuild()
+
+
+@lru_cache(maxsize=1)
+def lark_parser() -> Lark:
+    """The parser of `parse_text`: Lark's LALR tables, with callbacks that build the AST as each
+    rule is reduced, so no parse tree is built and walked again."""
+    parser = _lark()
+    callbacks = parser.parser.parser.parser.callbacks  # the dict the LALR parser reduces with
+    rules = [rule for rule in callbacks if not isinstance(rule, str)]
+    if not rules or set(rules) != set(parser.rules):
+        raise RuntimeError("this version of Lark keeps its parser's callbacks elsewhere")
+    callbacks.update(_BUILD.callbacks(rules))
+    return parser
+
+
 def _parse(text: str, start: str):
+    """Parse and build: the AST of `text` (raises Lark's error, else the first build error)."""
     parser = lark_parser()
+    parser.options.postlex.text = text
+    return _BUILD.parse(parser, text, start)
+
+
+def parse_tree(text: str, start: str = "start"):
+    """Lark's own parse tree of `text` (for tools and benchmarks; `parse_text` builds none)."""
+    parser = tree_parser()
     parser.options.postlex.text = text
     return parser.parse(text, start=start)
 
@@ -119,14 +148,15 @@ def _deepest(node) -> tuple[int, A.Node]:
     """Nesting depth of the tree and its deepest node (iteratively: it may be very deep)."""
     best, where = 0, node
     stack = [(node, 1)]
+    Node = A.Node
     while stack:
         n, d = stack.pop()
-        if isinstance(n, A.Node):
-            if d > best and n.span is not None:
+        if isinstance(n, Node):
+            fields = n.__dict__  # the fields, in their declared order
+            if d > best and fields["span"] is not None:
                 best, where = d, n
-            for f in type(n).model_fields:
-                v = getattr(n, f)
-                if isinstance(v, (A.Node, list)):
+            for v in fields.values():
+                if isinstance(v, (Node, list)):
                     stack.append((v, d + 1))
         elif isinstance(n, list):
             for v in n:
@@ -144,8 +174,9 @@ def parse_text(text: str, name: str = "<input>") -> A.Program:
 
 def _parse_program(text: str, name: str) -> A.Program:
     _check_nesting(text, name)
+    reading = READING.set(name)
     try:
-        tree = _parse(text, "start")
+        prog = _parse(text, "start")
     except UnexpectedInput as e:
         raise DiagnosticError([describe_syntax_error(e, text, name)])
     except RecursionError:
@@ -156,9 +187,6 @@ def _parse_program(text: str, name: str) -> A.Program:
             "E0007", f"a statement longer than {MAX_STATEMENT_TOKENS:,} words and symbols",
             file=name, line=e.tok.line, column=e.tok.column,
             hint="split it with `let`, a `define`, or a table")])
-    reading = READING.set(name)
-    try:
-        prog = _Builder().transform(tree)
     except _BuildError as e:
         loc = {}
         if e.tok is not None and getattr(e.tok, "line", None) is not None:
@@ -166,9 +194,6 @@ def _parse_program(text: str, name: str) -> A.Program:
                        end_line=getattr(e.tok, "end_line", None),
                        end_column=getattr(e.tok, "end_column", None))
         raise DiagnosticError([Diagnostic(e.code, e.message, file=name, hint=e.hint, **loc)])
-    except RecursionError:
-        raise DiagnosticError([Diagnostic("E0007", "the file is nested too deeply to read",
-                                          file=name, hint="split deep expressions with `let`")])
     except Exception as e:  # noqa: BLE001 - a builder bug must still not show a traceback
         raise DiagnosticError([Diagnostic(
             "E0199", f"internal error while reading the rules ({type(e).__name__}: {e})",
@@ -191,10 +216,8 @@ def parse_file(path: str | Path) -> A.Program:
 def parse_expression(text: str) -> A.Node:
     """Parse a single expression (used by tools and tests)."""
     try:
-        tree = _parse(text, "expr")
+        return _parse(text, "expr")
     except UnexpectedInput as e:
         raise DiagnosticError([describe_syntax_error(e, text, "<expression>")])
-    try:
-        return _Builder().transform(tree)
     except _BuildError as e:
         raise DiagnosticError([Diagnostic(e.code, e.message, file="<expression>", hint=e.hint)])

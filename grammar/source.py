@@ -111,21 +111,21 @@ _STRING_OR_COMMENT = re.compile(STRING_PATTERN + r'|#[^\n]*')
 def _check_nesting(text: str, name: str) -> None:
     """Refuse absurd nesting before the parser or any recursive walk can trip over it."""
     depth = 0
-    stripped = _STRING_OR_COMMENT.sub(lambda mo: " " * len(mo.group(0)), text)
-    line, col = 1, 0
-    for ch in stripped:
-        col += 1
-        if ch == "\n":
-            line, col = line + 1, 0
-        elif ch in "([{":
+    for mo in _BRACKET_OUTSIDE_STRINGS.finditer(text):  # strings and comments are matched whole
+        ch = mo.group()
+        if ch == "(" or ch == "[" or ch == "{":
             depth += 1
             if depth > MAX_NESTING:
+                at = mo.start()
                 raise DiagnosticError([Diagnostic(
                     "E0007", f"brackets are nested more than {MAX_NESTING} deep", file=name,
-                    line=line, column=col,
+                    line=text.count("\n", 0, at) + 1, column=at - text.rfind("\n", 0, at),
                     hint="split the expression with `let` or a `define`")])
-        elif ch in ")]}":
+        elif ch == ")" or ch == "]" or ch == "}":
             depth = max(0, depth - 1)
+
+
+_BRACKET_OUTSIDE_STRINGS = re.compile(STRING_PATTERN + r"|#[^\n]*|[(\[{)\]}]")
 
 
 def comments_of(text: str) -> list[tuple[int, int, str]]:

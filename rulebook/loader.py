@@ -568,7 +568,8 @@ class _Merger:
 def statement_fields(cls) -> tuple[str, ...]:
     """The fields of a node class through which a `step` can be reached (never expressions)."""
     hints = _field_types(cls)
-    return tuple(name for name in cls.model_fields if _reaches_step(hints[name], set()))
+    reaching = _classes_reaching_step()
+    return tuple(name for name in cls.model_fields if _classes_in(hints[name]) & reaching)
 
 
 @lru_cache(maxsize=None)
@@ -578,16 +579,37 @@ def _field_types(cls) -> dict:
     return typing.get_type_hints(cls, vars(A), include_extras=True)
 
 
-def _reaches_step(tp, seen: set) -> bool:
-    if tp is A.Step:
-        return True
+def _classes_in(tp) -> set:
+    """The node classes a type annotation names (in its arguments too, not in their fields)."""
     if isinstance(tp, type) and issubclass(tp, A.Node):
-        if tp in seen:
-            return False
-        seen.add(tp)
-        hints = _field_types(tp)
-        return any(_reaches_step(hints[name], seen) for name in tp.model_fields)
-    return any(_reaches_step(arg, seen) for arg in typing.get_args(tp))
+        return {tp}
+    out: set = set()
+    for arg in typing.get_args(tp):
+        out |= _classes_in(arg)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _classes_reaching_step() -> frozenset:
+    """`Step` and every node class whose fields lead to it, found once for all classes."""
+    fields_lead_to: dict[type, set] = {}
+    todo = [c for c in vars(A).values() if isinstance(c, type) and issubclass(c, A.Node)]
+    while todo:
+        cls = todo.pop()
+        if cls in fields_lead_to:
+            continue
+        hints = _field_types(cls)
+        fields_lead_to[cls] = set().union(*(_classes_in(hints[n]) for n in cls.model_fields))
+        todo.extend(fields_lead_to[cls])
+    reaching = {A.Step}
+    grew = True
+    while grew:
+        grew = False
+        for cls, leads in fields_lead_to.items():
+            if cls not in reaching and leads & reaching:
+                reaching.add(cls)
+                grew = True
+    return frozenset(reaching)
 
 
 class _StepPatcher:

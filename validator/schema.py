@@ -203,16 +203,23 @@ def plain_tree(value, leave_out: tuple[str, ...] = ("span",)):
 
     if isinstance(value, BaseModel):
         out = {}
-        for name, field in type(value).model_fields.items():
+        for name, required, default in _fields_of(type(value)):
             item = getattr(value, name, None)
-            if name in leave_out or (not field.is_required()
-                                     and _is_default(item, field.default)):
+            if name in leave_out or (not required and (
+                    item is None if default is None else _is_default(item, default))):
                 continue
             out[name] = plain_tree(item, leave_out)
         return out
     if isinstance(value, (list, tuple)):
         return [plain_tree(item, leave_out) for item in value]
     return value
+
+
+@lru_cache(maxsize=None)
+def _fields_of(cls) -> tuple:
+    """(name, required?, default) of each field of a model class, in order."""
+    return tuple((name, field.is_required(), field.default)
+                 for name, field in cls.model_fields.items())
 
 
 def _is_default(value, default) -> bool:

@@ -1,0 +1,50 @@
+"""The parser builds the AST while Lark parses (grammar/builder.py, InlineBuild): what it must
+keep from building after a whole parse tree: the order of errors, the positions Lark would give
+a node, and string holes that share nothing."""
+from __future__ import annotations
+
+import pytest
+
+from rulebook.grammar import ast as A
+from rulebook.grammar.parser import parse_text, parse_tree
+from rulebook.validator.diagnostics import DiagnosticError
+
+HEADER = 'game "G" {\n    players 2\n}\n'
+
+
+def codes(text: str) -> list[str]:
+    with pytest.raises(DiagnosticError) as e:
+        parse_text(text, "t.rules")
+    return [(d.code, d.line) for d in e.value.diagnostics]
+
+
+def test_a_syntax_error_after_a_build_error_is_the_one_reported():
+    bad_number = "const big = 99999999999999999999\n"  # E0122 when the node is built
+    assert codes(HEADER + bad_number) == [("E0122", 4)]
+    assert codes(HEADER + bad_number + "const = 1\n") == [("E0100", 5)]
+
+
+def test_the_first_of_two_build_errors_is_reported():
+    text = HEADER + 'const a = "\\q"\nconst b = 99999999999999999999\n'
+    assert codes(text) == [("E0104", 4)]
+
+
+def test_a_node_spans_the_text_lark_gives_its_rule():
+    text = HEADER + "const x = (1 + 2) * 3\n"
+    product = parse_text(text, "t.rules").declarations[0].value
+    tree = parse_tree(text).children[1]  # const_decl: NAME, expr
+    lark_meta = tree.children[1].meta
+    assert (product.span.line, product.span.column, product.span.end_line,
+            product.span.end_column) == (lark_meta.line, lark_meta.column, lark_meta.end_line,
+                                         lark_meta.end_column)
+    assert product.span.column == 11  # from the opening parenthesis
+
+
+def test_a_repeated_hole_gives_each_string_its_own_nodes_at_its_own_place():
+    text = HEADER + 'setup {\n    log "{a.b}"\n    log "x {a.b}"\n}\n'
+    first, second = parse_text(text, "t.rules").declarations[0].body
+    one, two = first.message.parts[0].expr, second.message.parts[1].expr
+    assert isinstance(one, A.FieldAccess) and (one.obj.id, one.name) == (two.obj.id, two.name)
+    assert one is not two and one.obj is not two.obj
+    assert (one.span.line, one.obj.span.line, two.span.line, two.obj.span.line) == (5, 5, 6, 6)
+    assert one.span.file == "t.rules"
