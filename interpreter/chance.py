@@ -12,6 +12,7 @@ generator state (future draws resampled), `determinize` also deals anew every hi
 """
 from __future__ import annotations
 
+from .game import Game
 from .rng import Rng
 from .values import Item
 from .visibility import can_see
@@ -53,11 +54,40 @@ class Script:
         return k
 
 
-def chance_events(game_factory) -> tuple[object, list[tuple[int, int]]]:
-    """Run `game_factory(hook)` (which must install `hook` as its generator's chance source
-    before any draw) and return the game with the chance events it drew."""
+class _HookedGame(Game):
+    """A game whose generator has a chance source from its first draw (setup included). Its
+    copies are plain games (their generator has no source until one is set)."""
+
+    def __init__(self, rules, players, hook, limits=None):
+        self._hook = hook
+        super().__init__(rules, players, 0, limits)
+
+    def new_state(self):
+        state = super().new_state()
+        state.rng.chance = self._hook
+        return state
+
+
+def started(rules, players: int | None, hook, limits=None) -> Game:
+    """A new game (run to its first decision) whose random draws all go through `hook`."""
+    return _HookedGame(rules, players, hook, limits)
+
+
+def recorded(rules, players: int | None, seed: int, limits=None) -> tuple[Game, Recorder]:
+    """A new game from `seed`, as `Game(rules, players, seed)` plays it, with a Recorder of its
+    chance events (decisions applied to the game go on recording)."""
     rec = Recorder()
-    return game_factory(rec), rec.events
+
+    class Seeded(_HookedGame):
+        def new_state(self):
+            state = Game.new_state(self)
+            state.rng = Rng(seed)
+            state.rng.chance = rec
+            return state
+
+    game = Seeded(rules, players, rec, limits)
+    game.seed = seed
+    return game, rec
 
 
 class ChancePlay:

@@ -29,16 +29,29 @@ def returns(game) -> dict[int, float]:
     return {s: (share if s in winners else 0.0) for s in seats}
 
 
+def signed_scores(game) -> dict[int, float]:
+    """Each seat's score (the first key of `winner`, true counting 1), signed so that more is
+    better (a key written without `descending` ranks the lowest first); {} when the ruleset
+    keeps no score or a seat's is not a number."""
+    w = game.rules.winner
+    try:
+        scores = game.scores()
+    except DiagnosticError:
+        return {}
+    sign = 1 if w is not None and w.keys and getattr(w.keys[0], "descending", False) else -1
+    out = {}
+    for seat, v in scores.items():
+        if not isinstance(v, (int, float)):
+            return {}
+        out[seat] = sign * float(v)
+    return out
+
+
 def score_ranks(game) -> dict[int, float]:
     """How each seat stands by the ruleset's score: the share of the other seats it leads (a tie
     counts half), 0.5 for all when the ruleset keeps no numeric score."""
     seats = [s.seat for s in game.state.seats]
-    try:
-        scores = game.scores()
-    except DiagnosticError:
-        scores = {}
-    numbers = {s: v for s, v in scores.items()
-               if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    numbers = signed_scores(game)
     if len(numbers) < len(seats) or len(seats) < 2:
         return {s: 0.5 for s in seats}
     out = {}
@@ -91,17 +104,12 @@ class GreedyAgent:
     @staticmethod
     def _worth(game, seat: int) -> tuple:
         if game.over:
-            return (2.0 * returns(game)[seat], 0)
-        try:
-            scores = game.scores()
-        except DiagnosticError:
-            return (0.0, 0)
-        mine = scores.get(seat)
-        if not isinstance(mine, (int, float)) or isinstance(mine, bool):
-            return (0.0, 0)
-        others = [v for s, v in scores.items() if s != seat
-                  and isinstance(v, (int, float)) and not isinstance(v, bool)]
-        return (score_ranks(game)[seat], mine - max(others, default=0))
+            return (2.0 * returns(game)[seat], 0.0)
+        scores = signed_scores(game)
+        if seat not in scores:
+            return (0.0, 0.0)
+        others = [v for s, v in scores.items() if s != seat]
+        return (score_ranks(game)[seat], scores[seat] - max(others, default=0.0))
 
 
 class _Node:
