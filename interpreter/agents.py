@@ -91,6 +91,18 @@ def make_agent(kind: str, seed: int, iterations: int | None = None,
     raise ValueError(f"agent {kind!r} is played by a person, not made here")
 
 
+def agents_for(spec, seed: int, seats) -> dict[int, Agent]:
+    """One agent per seat from `spec`: a kind for every seat (`"ismcts:400"`), or a dict of kinds
+    by seat with `"*"` for the others; each seeded by `agent_seed(seed, seat)`."""
+    kinds = {"*": spec} if isinstance(spec, str) else spec
+    return {s.seat: make_agent(kinds.get(s.seat, kinds.get("*", "random")),
+                               agent_seed(seed, s.seat)) for s in seats}
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    return game_seed * 7919 + seat
+
+
 def decide(agent, game: Game, seat: int, options) -> str:
     """Ask an agent: a search agent (with `choose`) is given the game, to copy; others its
     seat's view (when they read it) and the options."""

@@ -156,6 +156,7 @@ def fresh_future(game, rng: Rng):
     copy = game.clone()
     copy.state.rng.state = rng.next64()
     copy.state.rng.chance = None
+    copy.audit_reveals, copy._before = False, []  # a search never undoes: keep no copies
     return copy
 
 

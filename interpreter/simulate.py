@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..validator.diagnostics import DiagnosticError
-from .agents import FirstAgent, RandomAgent, play_out
+from .agents import agent_seed, agents_for, play_out  # noqa: F401 - agent_seed: kept importable here
 from .game import Game
 from .rules import Rules
 from .state import Limits
@@ -27,18 +27,13 @@ class GameRecord:
     error: dict | None
 
 
-def agent_seed(game_seed: int, seat: int) -> int:
-    return game_seed * 7919 + seat
-
-
-def play_one(rules: Rules, players: int | None, index: int, seed: int, agent: str,
+def play_one(rules: Rules, players: int | None, index: int, seed: int, agent: str | dict,
              limits: Limits | None = None, invariants: str = "turn") -> GameRecord:
     try:
         game = Game(rules, players, seed, limits, invariants=invariants)
     except DiagnosticError as e:
         return GameRecord(index, seed, [], {}, 0, 0, 0, 0, e.diagnostics[0].to_dict())
-    agents = {s.seat: RandomAgent(agent_seed(seed, s.seat)) if agent == "random" else FirstAgent()
-              for s in game.state.seats}
+    agents = agents_for(agent, seed, game.state.seats)
     error = None
     decisions = 0
     try:
