@@ -67,7 +67,12 @@ def win_rates(ruleset: str, players: int, games: int, iterations: int, seed: int
         with ProcessPoolExecutor(jobs) as pool:
             results = list(pool.map(one_game, jobs_args))
     else:
-        results = [one_game(a) for a in jobs_args]
+        results = []
+        for a in jobs_args:
+            results.append(one_game(a))
+            won = sum(r[0] for r in results)
+            print(f"  {ruleset} game {len(results)}: searcher's share {results[-1][0]:g}; "
+                  f"{won:g} of {len(results)} so far", flush=True)
     wins = sum(r[0] for r in results)
     decisions = sum(r[1] for r in results)
     seconds = sum(r[2] for r in results)

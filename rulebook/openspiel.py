@@ -2,7 +2,7 @@
 
     import pyspiel
     import rulebook.openspiel  # noqa: F401 - registers "rulebook"
-    game = pyspiel.load_game("rulebook", {"ruleset": "liqueur", "players": 3})
+    game = pyspiel.load_game("rulebook", {"ruleset": RULESET, "players": 3})
 
 Parameters: `ruleset` (a bundled name, folder or `.rules` file), `players` (0: the ruleset's
 minimum) and `variants` (names separated by commas). Actions are the ruleset's stable action

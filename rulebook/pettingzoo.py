@@ -1,7 +1,7 @@
 """Any ruleset as a PettingZoo AEC environment, with action masks.
 
     from rulebook import pettingzoo as rz
-    env = rz.env("liqueur", players=3)
+    env = rz.env(RULESET, players=3)  # a bundled name, folder or .rules file
     env.reset(seed=7)
     for agent in env.agent_iter():
         observation, reward, termination, truncation, info = env.last()
