@@ -74,3 +74,15 @@ def test_greedy_takes_a_win_one_decision_ahead():
 def test_a_bad_agent_spelling_is_refused(spec):
     with pytest.raises(ValueError):
         parse_agent(spec)
+
+
+def test_simulated_games_with_search_agents_do_not_depend_on_jobs():
+    from functools import partial
+
+    from rulebook.interpreter.simulate import simulate
+
+    rules = api.load("examples/tictactoe")
+    agents = {"*": "random", 1: "mcts:10", 2: "greedy"}
+    runs = [simulate(rules, partial(api.load, "examples/tictactoe"), 4, 2, 5, jobs, agents)[0]
+            for jobs in (1, 2)]
+    assert [(r.winners, r.decisions) for r in runs[0]] == [(r.winners, r.decisions) for r in runs[1]]
