@@ -12,6 +12,7 @@ generator state (future draws resampled), `determinize` also deals anew every hi
 """
 from __future__ import annotations
 
+from ..validator.diagnostics import DiagnosticError
 from .game import Game
 from .rng import Rng
 from .values import Item
@@ -138,6 +139,10 @@ class ChancePlay:
         except ChanceNeeded as need:
             self.step, self.needed = step, need.n
             return
+        except DiagnosticError:
+            if self.base is None or game.error is None:
+                raise
+            # The rules failed during the step: the game is over, with its error.
         self.base, self.step, self.needed = game, None, None
 
     def clone(self) -> "ChancePlay":

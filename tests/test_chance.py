@@ -93,3 +93,27 @@ def test_a_determinized_copy_does_not_know_the_real_future():
 def test_the_generator_draws_as_before_without_a_chance_source():
     a, b = Rng(11), Rng(11)
     assert [a.below(7) for _ in range(50)] == [b.draw(7) for _ in range(50)]
+
+
+def test_a_step_whose_rules_fail_ends_the_chance_play_with_its_error():
+    from engine_helpers import header, rules_of
+
+    rules = rules_of(header("2") + """
+global x: int = 0
+global pile: deck of int secret
+setup {
+    set pile = shuffled(1..3)
+}
+play {
+    choose players[1] "Go" {
+        option boom { set x = 1 / (x - x) }
+    }
+}
+""")
+    play = ChancePlay(lambda hook: started(rules, 2, hook))
+    assert play.chance_outcomes == 3
+    play.chance(0)
+    play.chance(1)
+    assert play.chance_outcomes is None and play.base.pending_seat() == 1
+    play.decide("boom")
+    assert play.base.pending is None and play.base.error is not None
