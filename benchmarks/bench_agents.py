@@ -110,7 +110,9 @@ def profile(ruleset: str, players: int, decisions: int, iterations: int, seed: i
         game.apply(walker.decide(None, options))
     stats = pstats.Stats(prof).stats
     print(f"{ruleset}: {spent / max(made, 1):.2f} s per IS-MCTS decision at {iterations} "
-          f"iterations ({made} decisions); shares of that time:")
+          f"iterations ({made} decisions); shares of that time (cumulative: a "
+          "determinization includes its copy, applying a decision includes listing the next "
+          "options):")
     cumulative = {}
     for (file, _, func), (_, _, _, cum, _) in stats.items():
         for label, f, name in SHARES:
