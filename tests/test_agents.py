@@ -86,3 +86,22 @@ def test_simulated_games_with_search_agents_do_not_depend_on_jobs():
     runs = [simulate(rules, partial(api.load, "examples/tictactoe"), 4, 2, 5, jobs, agents)[0]
             for jobs in (1, 2)]
     assert [(r.winners, r.decisions) for r in runs[0]] == [(r.winners, r.decisions) for r in runs[1]]
+
+
+def test_simulate_takes_an_agent_per_seat_and_refuses_bad_ones():
+    import json
+
+    from click.testing import CliRunner
+
+    from rulebook.cli import main
+
+    runner = CliRunner()
+    done = runner.invoke(main, ["simulate", "examples/tictactoe", "--games", "3", "--seat",
+                                "1=mcts:40", "--json"])
+    assert done.exit_code == 0, done.output
+    summary = json.loads(done.stdout if hasattr(done, "stdout") else done.output)
+    assert summary["seats"] == {"1": "mcts:40"}
+    assert summary["wins_per_seat"]["2"] == 0          # random never beats a search of 40
+    for bad in (["--seat", "3=mcts"], ["--seat", "1=human"], ["--agent", "clever"]):
+        refused = runner.invoke(main, ["simulate", "examples/tictactoe", "--games", "1", *bad])
+        assert refused.exit_code == 2 and "Invalid value" in refused.output
