@@ -29,13 +29,29 @@ def returns(game) -> dict[int, float]:
     return {s: (share if s in winners else 0.0) for s in seats}
 
 
+def projected(game):
+    """A copy of an unfinished game with the ruleset's `scoring` block run on it now: what each
+    seat would score if the game ended here (end-of-game points count, not just the running
+    score). The game itself when there is no such block or it cannot run mid-game."""
+    scoring = game.rules.scoring
+    if scoring is None or game.over or game.error is not None:
+        return game
+    copy = game.clone()
+    copy.audit_reveals, copy._before = False, []
+    try:
+        copy.given(scoring.body)
+    except (DiagnosticError, IllegalDecision):
+        return game
+    return copy
+
+
 def signed_scores(game) -> dict[int, float]:
-    """Each seat's score (the first key of `winner`, true counting 1), signed so that more is
-    better (a key written without `descending` ranks the lowest first); {} when the ruleset
-    keeps no score or a seat's is not a number."""
+    """Each seat's score (the first key of `winner`, true counting 1) as if the game ended now
+    (`projected`), signed so that more is better (a key written without `descending` ranks the
+    lowest first); {} when the ruleset keeps no score or a seat's is not a number."""
     w = game.rules.winner
     try:
-        scores = game.scores()
+        scores = projected(game).scores()
     except DiagnosticError:
         return {}
     sign = 1 if w is not None and w.keys and getattr(w.keys[0], "descending", False) else -1
