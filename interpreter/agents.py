@@ -51,15 +51,64 @@ class ScriptedAgent:
         return self.script.pop(0)
 
 
-AGENT_KINDS = ("random", "first", "human")
+AGENT_KINDS = ("random", "first", "greedy", "mcts", "ismcts", "human")
+SEARCH_KINDS = ("mcts", "ismcts")
+MAX_ITERATIONS = 1_000_000
 
 
-def make_agent(kind: str, seed: int) -> Agent:
+def parse_agent(spec: str) -> tuple[str, int | None]:
+    """`KIND` or, for a search, `KIND:ITERATIONS` (`ismcts:400`); ValueError says what is
+    wrong."""
+    kind, colon, count = spec.partition(":")
+    if kind not in AGENT_KINDS:
+        raise ValueError(f"unknown agent {kind!r} (one of {', '.join(AGENT_KINDS)})")
+    if not colon:
+        return kind, None
+    if kind not in SEARCH_KINDS or not count.isdigit() \
+            or not 1 <= int(count) <= MAX_ITERATIONS:
+        raise ValueError(f"{spec!r}: only mcts and ismcts take a number of iterations "
+                         f"(1 to {MAX_ITERATIONS:,}), e.g. ismcts:400")
+    return kind, int(count)
+
+
+def make_agent(kind: str, seed: int, iterations: int | None = None,
+               seconds: float | None = None) -> Agent:
+    """An agent by its name (`parse_agent` spelling), seeded: the same seed plays the same."""
+    from .search import GreedyAgent, ISMCTSAgent, MCTSAgent
+
+    kind, given = parse_agent(kind)
+    iterations = iterations or given or 200
     if kind == "random":
         return RandomAgent(seed)
     if kind == "first":
         return FirstAgent()
-    raise ValueError(f"unknown agent kind {kind!r}")
+    if kind == "greedy":
+        return GreedyAgent(seed)
+    if kind == "mcts":
+        return MCTSAgent(iterations, seconds, seed)
+    if kind == "ismcts":
+        return ISMCTSAgent(iterations, seconds, seed)
+    raise ValueError(f"agent {kind!r} is played by a person, not made here")
+
+
+def agents_for(spec, seed: int, seats) -> dict[int, Agent]:
+    """One agent per seat from `spec`: a kind for every seat (`"ismcts:400"`), or a dict of kinds
+    by seat with `"*"` for the others; each seeded by `agent_seed(seed, seat)`."""
+    kinds = {"*": spec} if isinstance(spec, str) else spec
+    return {s.seat: make_agent(kinds.get(s.seat, kinds.get("*", "random")),
+                               agent_seed(seed, s.seat)) for s in seats}
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    return game_seed * 7919 + seat
+
+
+def decide(agent, game: Game, seat: int, options) -> str:
+    """Ask an agent: a search agent (with `choose`) is given the game, to copy; others its
+    seat's view (when they read it) and the options."""
+    if hasattr(agent, "choose"):
+        return agent.choose(game, seat, options)
+    return agent.decide(view(game, seat) if isinstance(agent, NeedsView) else None, options)
 
 
 @dataclass
@@ -81,8 +130,7 @@ def play_out(game: Game, agents: dict[int, Agent], max_decisions: int = 1_000_00
         agent = agents[seat]
         options = game.legal_options(bots=not getattr(agent, "person", False),
                                      labels=getattr(agent, "reads_labels", True))
-        choice = agent.decide(view(game, seat) if isinstance(agent, NeedsView) else None,
-                              options)
+        choice = decide(agent, game, seat, options)
         game.apply(choice, seat)
         made += 1
     return Outcome(game, made)

@@ -15,12 +15,17 @@ def _mix(z: int) -> int:
 
 
 class Rng:
-    """SplitMix64. ``state`` is a plain int, so it copies and saves as data."""
+    """SplitMix64. ``state`` is a plain int, so it copies and saves as data.
 
-    __slots__ = ("state",)
+    ``chance`` (None unless set, never copied or saved) takes over every draw: an object whose
+    ``outcome(rng, n)`` gives the draw among `n` equally likely outcomes (interpreter/chance.py:
+    outcomes recorded, or played from a list, one chance event per draw)."""
+
+    __slots__ = ("state", "chance")
 
     def __init__(self, seed: int = 0):
         self.state = _mix(seed & _MASK)
+        self.chance = None
 
     def next64(self) -> int:
         self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
@@ -30,6 +35,12 @@ class Rng:
         """Uniform integer in [0, n) (rejection sampling: no modulo bias)."""
         if n <= 0:
             raise ValueError("empty range")
+        if self.chance is not None:
+            return self.chance.outcome(self, n)
+        return self.draw(n)
+
+    def draw(self, n: int) -> int:
+        """The generator's own uniform draw in [0, n)."""
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
             x = self.next64()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..validator.diagnostics import DiagnosticError
-from .agents import make_agent, play_out
+from .agents import agent_seed, agents_for, play_out  # noqa: F401 - agent_seed: kept importable here
 from .game import Game
 from .rules import Rules
 from .state import Limits
@@ -27,23 +27,18 @@ class GameRecord:
     error: dict | None
 
 
-def agent_seed(game_seed: int, seat: int) -> int:
-    return game_seed * 7919 + seat
-
-
 def play_one(rules: Rules, players: int | None, index: int, seed: int, agent: str | dict,
              limits: Limits | None = None, invariants: str = "turn",
              watch: Callable[[Game, dict], dict] | None = None) -> GameRecord:
-    """One game. `agent` is a kind for every seat, or {seat: kind} (random where not given).
-    `watch(game, agents)`, when given, sees the game before its first decision and returns the
-    agents to play with (the same ones, wrapped to record what they are offered and take)."""
+    """One game. `agent` is a kind for every seat, or {seat: kind} with "*" for the others
+    (random where not given; see `agents.agents_for`). `watch(game, agents)`, when given, sees
+    the game before its first decision and returns the agents to play with (the same ones,
+    wrapped to record what they are offered and take)."""
     try:
         game = Game(rules, players, seed, limits, invariants=invariants)
     except DiagnosticError as e:
         return GameRecord(index, seed, [], {}, 0, 0, 0, 0, e.diagnostics[0].to_dict())
-    agents = {s.seat: make_agent(agent if isinstance(agent, str) else agent.get(s.seat, "random"),
-                                 agent_seed(seed, s.seat))
-              for s in game.state.seats}
+    agents = agents_for(agent, seed, game.state.seats)
     if watch is not None:
         agents = watch(game, agents)
     error = None

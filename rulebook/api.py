@@ -30,6 +30,8 @@ from .validator.diagnostics import Diagnostic, DiagnosticError
 __all__ = [
     "load", "new_game", "view", "save", "load_game", "Game", "Rules", "Limits",
     "IllegalDecision", "DiagnosticError", "Diagnostic", "state_data",
+    "action_space", "action_ids", "apply_action", "returns", "max_game_length",
+    "determinize", "make_agent", "play_out",
 ]
 
 
@@ -184,3 +186,75 @@ def _saved_ruleset(data, save_name: str) -> str:
             "E0314", f"the save names a ruleset it may not use: {e.diagnostics[0].message}",
             file=save_name, hint="saves name a bundled ruleset or a `.rules` file beside them; "
             "pass the ruleset explicitly")])
+
+
+# ------------------------------------------------------------------ actions, agents, chance
+_SPACES: dict[tuple[int, int], tuple[Rules, object]] = {}
+
+
+def action_space(rules: Rules, players: int):
+    """The stable action space of a ruleset for a player count (docs/agents.md): `.size`
+    integers, `.describe(action)`, `.action_of(option_id)`, `.capped` (the bindings whose
+    domain is a cap, not a bound)."""
+    from .interpreter.actions import ActionSpace
+
+    key = (id(rules), players)
+    hit = _SPACES.get(key)
+    if hit is None or hit[0] is not rules:
+        if len(_SPACES) >= 16:
+            _SPACES.pop(next(iter(_SPACES)))
+        hit = _SPACES[key] = (rules, ActionSpace(rules, players))
+    return hit[1]
+
+
+def action_ids(game: Game) -> list[int]:
+    """The legal actions of the pending decision as integers of `action_space` (sorted)."""
+    return list(action_space(game.rules, game.players).legal(game))
+
+
+def apply_action(game: Game, action: int) -> None:
+    """Make the pending decision by its integer; an illegal one raises IllegalDecision."""
+    legal = action_space(game.rules, game.players).legal(game)
+    if action not in legal:
+        raise IllegalDecision(f"action {action} is not legal now",
+                              hint="legal actions: " + ", ".join(map(str, list(legal)[:12])))
+    game.apply(legal[action])
+
+
+def returns(game: Game) -> dict[int, float]:
+    """Each seat's share of the win once over (1/k to each of k winners, 0 to the others)."""
+    from .interpreter.search import returns as shares
+
+    return shares(game)
+
+
+def max_game_length(limits: Limits | None = None) -> int:
+    """The most decisions a game can last under `limits` (each decision costs
+    `decision_steps` of `max_steps`; a longer game ends with E0301)."""
+    from .interpreter.actions import max_game_length as longest
+
+    return longest(limits or Limits())
+
+
+def determinize(game: Game, seat: int | None, seed: int = 0) -> Game:
+    """A copy of `game` in which what `seat` cannot see is dealt anew, consistently with what it
+    sees, and future random draws are new ones (docs/agents.md)."""
+    from .interpreter.chance import determinize as deal
+    from .interpreter.rng import Rng
+
+    return deal(game, seat, Rng(seed))
+
+
+def make_agent(kind: str, seed: int = 0, iterations: int | None = None,
+               seconds: float | None = None):
+    """`random`, `first`, `greedy`, `mcts` or `ismcts` (`ismcts:400`: 400 iterations)."""
+    from .interpreter.agents import make_agent as make
+
+    return make(kind, seed, iterations, seconds)
+
+
+def play_out(game: Game, agents: dict) -> int:
+    """Play `game` to its end with one agent per seat; returns the decisions made."""
+    from .interpreter.agents import play_out as drive
+
+    return drive(game, agents).decisions

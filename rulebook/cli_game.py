@@ -76,17 +76,34 @@ def _load(ref: str, variants=()):
         _fail(e.diagnostics, e.sources)
 
 
-def _parse_seats(specs: tuple[str, ...]) -> dict[int, str]:
-    from .interpreter.agents import AGENT_KINDS
+def _parse_seats(specs: tuple[str, ...], people: bool = True) -> dict[int, str]:
+    from .interpreter.agents import AGENT_KINDS, parse_agent
 
+    kinds = [k for k in AGENT_KINDS if people or k != "human"]
     seats = {}
     for spec in specs:
         seat, _, kind = spec.partition("=")
-        if not seat.isdigit() or len(seat) > 4 or kind not in AGENT_KINDS:
+        try:
+            ok = seat.isdigit() and len(seat) <= 4 and parse_agent(kind)[0] in kinds
+        except ValueError:
+            ok = False
+        if not ok:
             raise click.BadParameter(f"{spec[:40]!r}: write SEAT=KIND with KIND one of "
-                                     f"{', '.join(AGENT_KINDS)}, e.g. 2=random", param_hint="--seat")
+                                     f"{', '.join(kinds)} (mcts and ismcts may add :ITERATIONS), "
+                                     "e.g. 2=ismcts:400", param_hint="--seat")
         seats[int(seat)] = kind
     return seats
+
+
+def _parse_agent(spec: str) -> str:
+    from .interpreter.agents import parse_agent
+
+    try:
+        if parse_agent(spec)[0] == "human":
+            raise ValueError("people play with `rulebook play`")
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--agent")
+    return spec
 
 
 def _fresh_seed() -> int:
@@ -141,8 +158,9 @@ class _SaveTarget:
 @click.option("--seed", type=click.IntRange(-2 ** 63, 2 ** 63 - 1), default=None,
               help="Random seed (default: a fresh one, printed when the game ends).")
 @click.option("--seat", "seats", multiple=True, metavar="K=KIND",
-              help="Who plays seat K: human, random or first (default: seat 1 human, others random). "
-                   "Repeat for several seats.")
+              help="Who plays seat K: human, random, first, greedy, mcts or ismcts (mcts and ismcts "
+                   "take :ITERATIONS, default 200; e.g. 2=ismcts:400). Default: seat 1 human, "
+                   "others random. Repeat for several seats.")
 @click.option("--load", "load_path", type=click.Path(dir_okay=False), default=None,
               help="Continue a saved game.")
 @click.option("--save-to", type=click.Path(dir_okay=False), default=None,
@@ -159,7 +177,7 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
     A save file and a seed each reveal the whole game (every shuffle follows from the seed):
     keep them to yourself until the game is over."""
     from .api import load_game, new_game
-    from .interpreter.agents import make_agent
+    from .interpreter.agents import decide, make_agent
     from .interpreter.errors import IllegalDecision
     from .interpreter.human import HumanAgent, render_view
     from .interpreter.view import view
@@ -217,7 +235,8 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
             except click.Abort:
                 return
             screen_owner = seat
-        choice = agent.decide(view(game, seat) if human else None, options)
+        choice = agent.decide(view(game, seat), options) if human \
+            else decide(agent, game, seat, options)
         if choice == "!undo":
             last = game.history[-1] if game.history else None
             if last is None or last.get("player") != seat:
@@ -262,7 +281,11 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
               help="Seed of game 1 (game i uses seed+i).")
 @click.option("--jobs", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
               help="Worker processes.")
-@click.option("--agent", type=click.Choice(["random", "first"]), default="random", show_default=True)
+@click.option("--agent", default="random", show_default=True, metavar="KIND",
+              help="Agent of every seat: random, first, greedy, mcts or ismcts (mcts and ismcts "
+                   "take :ITERATIONS, e.g. ismcts:400).")
+@click.option("--seat", "seats", multiple=True, metavar="K=KIND",
+              help="Agent of seat K instead (e.g. 1=ismcts); repeat for several seats.")
 @click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
 @click.option("--invariants", type=click.Choice(["turn", "changed", "every"]), default="turn",
               show_default=True,
@@ -273,7 +296,7 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
 @REPORT_OPTION
 @CLUSTER_OPTION
 @QUIET_OPTION
-def simulate(ruleset, games, players, seed, jobs, agent, as_json, invariants, variants,
+def simulate(ruleset, games, players, seed, jobs, agent, seats, as_json, invariants, variants,
              max_memory, report_dir, cluster, quiet):
     """Play many games with bots; print wins and mean score per seat and game length.
 
@@ -283,6 +306,8 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json, invariants, va
     from .api import load
     from .interpreter.simulate import simulate as run, summarise
 
+    _parse_agent(agent)
+    chosen = _parse_seats(seats, people=False)
     limits = _limits(max_memory)
     rules = _load(ruleset, variants)
     if players is not None and not rules.min_players <= players <= rules.max_players:
@@ -292,26 +317,32 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json, invariants, va
                                          if rules.max_players != rules.min_players else "")
         _fail([Diagnostic("E0315", f"{rules.title} is for {span} players, not {players}",
                           hint=_count_hint(rules, variants, players))])
+    everyone = (players or rules.min_players) + len(rules.automata)
+    unknown = sorted(k for k in chosen if not 1 <= k <= everyone)
+    if unknown:
+        raise click.BadParameter(f"seat {unknown[0]} does not exist: this game has seats 1 to "
+                                 f"{everyone}", param_hint="--seat")
     figures = None
     if report_dir is not None or cluster is not None:
         from .cli_report import run_for_report
         from .report.results import Setting
 
         results, figures = run_for_report(
-            Setting(ruleset, tuple(variants), players, agent, (), invariants), rules, games,
-            seed, jobs, cluster, limits, report_dir, quiet)
+            Setting(ruleset, tuple(variants), players, agent, tuple(sorted(chosen.items())),
+                    invariants), rules, games, seed, jobs, cluster, limits, report_dir, quiet)
         records, seconds = results.games, results.seconds
     else:
         from .report.progress import progress_bar
 
         with progress_bar(games, "games", quiet) as advance:
             records, seconds = run(rules, partial(load, ruleset, variants), games, players, seed,
-                                   jobs, agent, progress=advance, limits=limits,
-                                   invariants=invariants)
+                                   jobs, {"*": agent, **chosen} if chosen else agent,
+                                   progress=advance, limits=limits, invariants=invariants)
     seats = players or rules.min_players
     summary = summarise(records, seats + len(rules.automata))
     summary.update({"ruleset": rules.title, "variants": list(rules.variants), "players": seats,
-                    "seed": seed, "agent": agent})
+                    "seed": seed, "agent": agent,
+                    "seats": {str(k): v for k, v in sorted(chosen.items())}})
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     elif figures is not None:
@@ -319,7 +350,9 @@ def simulate(ruleset, games, players, seed, jobs, agent, as_json, invariants, va
 
         print_summary(figures)
     else:
-        click.echo(f"{rules.title}: {summary['games']} games, {seats} players, seed {seed}, {agent} bots")
+        others = "".join(f", seat {k} {v}" for k, v in sorted(chosen.items()))
+        click.echo(f"{rules.title}: {summary['games']} games, {seats} players, seed {seed}, "
+                   f"{agent} bots{others}")
         click.echo(f"  completed {summary['completed']}, errors {summary['errors']}, "
                    f"shared victories {summary['shared_victories']}")
         for s, w in summary["wins_per_seat"].items():

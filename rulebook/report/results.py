@@ -51,7 +51,7 @@ class Setting:
 
     @property
     def agents(self) -> str | dict:
-        return dict(self.seat_agents) if self.seat_agents else self.agent
+        return {"*": self.agent, **dict(self.seat_agents)} if self.seat_agents else self.agent
 
     def label(self) -> str:
         """How a comparison names this setting: `mygame+variant`, `mygame@1=first`."""

@@ -1,0 +1,145 @@
+"""IS-MCTS against random bots: win rates with confidence intervals, and what a decision costs.
+
+    python benchmarks/bench_agents.py --ruleset liqueur --games 200 --iterations 200 --jobs 2
+    python benchmarks/bench_agents.py --profile beverage --decisions 5
+
+The searching seat moves round the table from game to game (game i: seat i mod players + 1);
+the other seats are random bots. A game shared by k winners counts 1/k. Prints figures; asserts
+nothing. Game i is played from seed `seed + i`, so results do not depend on `--jobs`.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import math
+import pstats
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from rulebook import api
+from rulebook.interpreter.agents import RandomAgent, play_out
+from rulebook.interpreter.search import ISMCTSAgent
+
+
+def one_game(args) -> tuple[float, int, float]:
+    """(share of the win of the searching seat, its decisions, seconds it spent)."""
+    ruleset, players, seed, index, iterations = args
+    rules = api.load(ruleset)
+    game = api.new_game(rules, players, seed + index)
+    searcher = index % players + 1
+    bot = ISMCTSAgent(iterations, seed=seed + index)
+    spent = [0.0, 0]
+
+    class Timed:
+        reads_labels = False
+
+        def choose(self, g, seat, options):
+            start = time.perf_counter()
+            try:
+                return bot.choose(g, seat, options)
+            finally:
+                spent[0] += time.perf_counter() - start
+                spent[1] += len(options) > 1
+
+    agents = {s.seat: RandomAgent(seed * 7919 + index * 31 + s.seat) for s in game.state.seats}
+    agents[searcher] = Timed()
+    play_out(game, agents)
+    winners = [s.seat for s in game.state.winners]
+    share = 1.0 / len(winners) if searcher in winners else 0.0
+    return share, spent[1], spent[0]
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def win_rates(ruleset: str, players: int, games: int, iterations: int, seed: int,
+              jobs: int) -> None:
+    jobs_args = [(ruleset, players, seed, i, iterations) for i in range(games)]
+    start = time.perf_counter()
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(one_game, jobs_args))
+    else:
+        results = []
+        for a in jobs_args:
+            results.append(one_game(a))
+            won = sum(r[0] for r in results)
+            print(f"  {ruleset} game {len(results)}: searcher's share {results[-1][0]:g}; "
+                  f"{won:g} of {len(results)} so far", flush=True)
+    wins = sum(r[0] for r in results)
+    decisions = sum(r[1] for r in results)
+    seconds = sum(r[2] for r in results)
+    lo, hi = wilson(wins, games)
+    print(f"{ruleset}, {players} players, IS-MCTS {iterations} iterations vs random: "
+          f"won {wins:g} of {games} games = {wins / games:.1%} (95% CI {lo:.1%} to {hi:.1%}; "
+          f"a random seat wins {1 / players:.1%}); {seconds / max(decisions, 1):.2f} s per "
+          f"decision over {decisions} decisions; {time.perf_counter() - start:.0f} s in all")
+
+
+SHARES = [
+    ("copies (Game.clone)", "game.py", "clone"),
+    ("determinizations (determinize, its copy included)", "chance.py", "determinize"),
+    ("decisions applied (the rules run)", "game.py", "apply"),
+    ("listing options", "game.py", "legal_options"),
+    ("valuing positions (scores)", "search.py", "value"),
+]
+
+
+def profile(ruleset: str, players: int, decisions: int, iterations: int, seed: int) -> None:
+    """Time per IS-MCTS decision in positions of a random game, and where the time goes."""
+    rules = api.load(ruleset)
+    game = api.new_game(rules, players, seed)
+    walker, bot = RandomAgent(seed), ISMCTSAgent(iterations, seed=seed)
+    prof, spent, made = cProfile.Profile(), 0.0, 0
+    while not game.over and made < decisions:
+        options = game.legal_options(bots=True, labels=False)
+        if len(options) > 1 and game.pending_seat() == 1:
+            start = time.perf_counter()
+            prof.enable()
+            bot.choose(game, 1, options)
+            prof.disable()
+            spent += time.perf_counter() - start
+            made += 1
+        game.apply(walker.decide(None, options))
+    stats = pstats.Stats(prof).stats
+    print(f"{ruleset}: {spent / max(made, 1):.2f} s per IS-MCTS decision at {iterations} "
+          f"iterations ({made} decisions); shares of that time (cumulative: a "
+          "determinization includes its copy, applying a decision includes listing the next "
+          "options):")
+    cumulative = {}
+    for (file, _, func), (_, _, _, cum, _) in stats.items():
+        for label, f, name in SHARES:
+            if file.endswith(f) and func == name:
+                cumulative[label] = cumulative.get(label, 0.0) + cum
+    for label, _, _ in SHARES:
+        t = cumulative.get(label, 0.0)
+        print(f"  {label}: {t / max(spent, 1e-9):.0%}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--ruleset", action="append", help="liqueur and beverage when not given")
+    p.add_argument("--players", type=int, default=3)
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--iterations", type=int, default=200)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--profile", metavar="RULESET", help="profile IS-MCTS decisions instead")
+    p.add_argument("--decisions", type=int, default=5, help="decisions to profile")
+    a = p.parse_args()
+    if a.profile:
+        profile(a.profile, a.players, a.decisions, a.iterations, a.seed)
+        return
+    for ruleset in a.ruleset or ["liqueur", "beverage"]:
+        win_rates(ruleset, a.players, a.games, a.iterations, a.seed, a.jobs)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""Agents over any ruleset: greedy, MCTS and IS-MCTS; seeded; IS-MCTS never clairvoyant."""
+from pathlib import Path
+
+import pytest
+
+from rulebook import api
+from rulebook.interpreter.agents import parse_agent
+
+DATA = Path(__file__).parent / "data"
+
+
+def _right_guesses(ruleset: str, kind: str, games: int) -> int:
+    """How often seat 1 names the hidden card (the only winning move)."""
+    rules = api.load(str(DATA / ruleset))
+    right = 0
+    for seed in range(games):
+        game = api.new_game(rules, 2, seed)
+        api.play_out(game, {1: api.make_agent(kind, seed), 2: api.make_agent("random", seed)})
+        right += game.state.seats[0].vars["right"]
+    return right
+
+
+def test_ismcts_names_a_hidden_card_only_as_often_as_its_knowledge_allows():
+    # Two cards it cannot tell apart: about half right (40 games: 12..28 is 99.8% likely).
+    assert 12 <= _right_guesses("hidden_guess.rules", "ismcts:20", 40) <= 28
+    # MCTS copies the game as it is and so sees the hidden card: always right.
+    assert _right_guesses("hidden_guess.rules", "mcts:20", 10) == 10
+
+
+def test_ismcts_uses_what_the_seat_knows():
+    # Holding one of two cards, the deck's card is known by elimination: always right.
+    assert _right_guesses("known_guess.rules", "ismcts:20", 10) == 10
+
+
+def test_mcts_wins_tictactoe_against_random_and_never_loses():
+    rules = api.load("examples/tictactoe")
+    for seed in range(2):
+        game = api.new_game(rules, 2, seed)
+        api.play_out(game, {1: api.make_agent("mcts:150", seed), 2: api.make_agent("random", seed)})
+        assert [s.seat for s in game.state.winners] in ([1], [1, 2])  # a win or a shared draw
+
+
+def test_mcts_blocks_an_immediate_threat():
+    rules = api.load("examples/tictactoe")
+    game = api.new_game(rules, 2, 0)
+    for option in ("place:1:1", "place:3:3", "place:1:2"):   # X threatens row 1
+        game.apply(option)
+    agent = api.make_agent("mcts:200", 1)
+    assert agent.choose(game, 2, game.legal_options(bots=True, labels=False)) == "place:1:3"
+
+
+def test_same_seed_same_search_same_game():
+    rules = api.load("examples/tictactoe")
+
+    def play(seed):
+        game = api.new_game(rules, 2, 9)
+        api.play_out(game, {1: api.make_agent("ismcts:10", seed), 2: api.make_agent("mcts:10", 4)})
+        return game.digest()
+
+    assert play(1) == play(1)
+
+
+def test_greedy_takes_a_win_one_decision_ahead():
+    rules = api.load("examples/tictactoe")
+    game = api.new_game(rules, 2, 0)
+    for option in ("place:1:1", "place:3:3", "place:1:2", "place:3:1"):  # X can complete row 1
+        game.apply(option)
+    for seed in range(3):
+        agent = api.make_agent("greedy", seed)
+        assert agent.choose(game, 1, game.legal_options(bots=True, labels=False)) == "place:1:3"
+
+
+@pytest.mark.parametrize("spec", ["mcts:0", "random:5", "ismcts:x", "clever"])
+def test_a_bad_agent_spelling_is_refused(spec):
+    with pytest.raises(ValueError):
+        parse_agent(spec)
+
+
+def test_simulated_games_with_search_agents_do_not_depend_on_jobs():
+    from functools import partial
+
+    from rulebook.interpreter.simulate import simulate
+
+    rules = api.load("examples/tictactoe")
+    agents = {"*": "random", 1: "mcts:10", 2: "greedy"}
+    runs = [simulate(rules, partial(api.load, "examples/tictactoe"), 4, 2, 5, jobs, agents)[0]
+            for jobs in (1, 2)]
+    assert [(r.winners, r.decisions) for r in runs[0]] == [(r.winners, r.decisions) for r in runs[1]]
+
+
+def test_simulate_takes_an_agent_per_seat_and_refuses_bad_ones():
+    import json
+
+    from click.testing import CliRunner
+
+    from rulebook.cli import main
+
+    runner = CliRunner()
+    done = runner.invoke(main, ["simulate", "examples/tictactoe", "--games", "3", "--seat",
+                                "1=mcts:40", "--json"])
+    assert done.exit_code == 0, done.output
+    summary = json.loads(done.stdout if hasattr(done, "stdout") else done.output)
+    assert summary["seats"] == {"1": "mcts:40"}
+    assert summary["wins_per_seat"]["2"] == 0          # random never beats a search of 40
+    for bad in (["--seat", "3=mcts"], ["--seat", "1=human"], ["--agent", "clever"]):
+        refused = runner.invoke(main, ["simulate", "examples/tictactoe", "--games", "1", *bad])
+        assert refused.exit_code == 2 and "Invalid value" in refused.output
