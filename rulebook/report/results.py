@@ -10,18 +10,12 @@ import io
 import json
 from dataclasses import asdict, dataclass, field
 
+from ..interpreter.simulate import GameRecord
+
 
 @dataclass
-class GameResult:
-    index: int
-    seed: int
-    winners: list[int]
-    scores: dict
-    decisions: int
-    rounds: int
-    turns: int
-    steps: int
-    error: dict | None
+class GameResult(GameRecord):
+    """A game as `simulate` records it (`GameRecord`), with what the report reads besides."""
     # (option name, where its decision is written, seat, decisions offering it, times taken)
     options: list[tuple[str, str, int, int, int]] = field(default_factory=list)
     # (options at a decision, decisions with that many)
