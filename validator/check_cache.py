@@ -111,3 +111,18 @@ def remember(file: str, diagnostics: list[Diagnostic], sources: dict[str, str]) 
         depends.append((path, _text_hash(dep), _neighbours(path)))
     cache.store(_key(file, data), {"format": _FORMAT, "depends": depends,
                                    "diagnostics": list(diagnostics)})
+
+
+def remembered(kind: str, file: str, extra: str, compute) -> list[Diagnostic]:
+    """`compute()`, the diagnostics of one more look at `file` that depends on its text and on
+    `extra` alone (the lint's cites against the book's sections), remembered like a check."""
+    data = _read(file) if cache.cache_dir() is not None else None
+    if data is None:
+        return compute()
+    key = _key(file, b"\0".join([data, kind.encode(), extra.encode("utf-8", "surrogateescape")]))
+    entry = cache.load(key)
+    if isinstance(entry, dict) and entry.get("format") == _FORMAT and entry.get("kind") == kind:
+        return list(entry["diagnostics"])
+    found = compute()
+    cache.store(key, {"format": _FORMAT, "kind": kind, "diagnostics": list(found)})
+    return found

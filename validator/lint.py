@@ -109,6 +109,7 @@ class _Configs:
 def _cite_warnings(files, checked: CheckResult, configs: _Configs,
                    sources: dict[str, str]) -> list[Diagnostic]:
     from ..loader import parse_cached
+    from .check_cache import remembered
     from .lint_cites import unlisted_cites
 
     broken = {d.file for d in checked.diagnostics if d.is_error}
@@ -117,12 +118,22 @@ def _cite_warnings(files, checked: CheckResult, configs: _Configs,
         sections = configs.for_file(file).sections
         if sections is None or file in broken:
             continue
-        try:
-            text, program = parse_cached(file)
-        except DiagnosticError:
-            continue  # the check said why
-        sources.setdefault(file, text)
-        out.extend(unlisted_cites(program, sections, file, text))
+
+        def cites(file=file, sections=sections) -> list[Diagnostic]:
+            try:
+                text, program = parse_cached(file)
+            except DiagnosticError:
+                return []  # the check said why
+            sources.setdefault(file, text)
+            return unlisted_cites(program, sections, file, text)
+
+        found = remembered("cites", file, "\n".join(sections), cites)
+        if found and file not in sources:  # remembered: the text, to show where
+            try:
+                sources[file] = parse_cached(file)[0]
+            except DiagnosticError:
+                pass
+        out.extend(found)
     return out
 
 
