@@ -150,7 +150,7 @@ class Playground:
             if players is not None and not rules.min_players <= players <= rules.max_players:
                 return JSONResponse({"error": f"{rules.title} is for {rules.min_players} to "
                                               f"{rules.max_players} players"}, status_code=400)
-            async with self.simulating:  # one at a time: a page cannot queue up the machine
+            async with self.simulating:  # one at a time: more clicks wait, not share the cores
                 found = await asyncio.to_thread(simulation.run, self.path, games, players,
                                                 self.tables.limits)
         except DiagnosticError as e:

@@ -120,7 +120,8 @@ function seatTable(r) {
 
 // The report's own plots (PNG from matplotlib), sent as data URIs: nothing else is an image.
 function plot(p) {
-  return p.src.startsWith("data:image/png;base64,") ? el("img", {class: "plot", src: p.src, alt: p.alt}) : null;
+  if (!p.src.startsWith("data:image/png;base64,")) return null;
+  return el("figure", {}, el("figcaption", {text: p.alt}), el("img", {class: "plot", src: p.src, alt: p.alt}));
 }
 
 document.getElementById("simulate").addEventListener("click", async () => {
