@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,10 @@ def test_a_simulation_request_stays_bounded_and_refuses_what_cannot_be_played(pl
     path.write_text(path.read_text().replace("players 2", "players two", 1))
     refused = client.post("/p/secret-token/simulate", json={"games": 5}).json()
     assert "cannot be played" in refused["error"] and "E0100" in refused["error"]
+
+
+def test_without_the_report_extra_the_panel_says_what_to_install(playground, monkeypatch):
+    client, _, _ = playground
+    monkeypatch.setitem(sys.modules, "scipy", None)  # as if it were not installed
+    r = client.post("/p/secret-token/simulate", json={"games": 5})
+    assert r.status_code == 501 and "pip install 'rulebook[report]'" in r.json()["error"]
