@@ -1,24 +1,29 @@
 """The playground's endpoints: only its link reaches them; edits are written to the one file and
-checked; scenarios run; a hot-seat table plays the edited rules."""
+checked; scenarios run; a hot-seat table plays the edited rules; bots simulate them through the
+balance report."""
 from __future__ import annotations
 
+import base64
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 from rulebook.web.app import STATIC, create_app
-from rulebook.web.playground import Playground
+from rulebook.report import Setting, figures, simulate
+from rulebook.web.playground import DEFAULT_GAMES, MAX_GAMES, Playground, simulation_asked
 from rulebook.web.tables import Tables
 
 GAME = Path(__file__).resolve().parents[1] / "rulesets" / "examples" / "tictactoe.rules"
 
 
 @pytest.fixture
-def playground(tmp_path):
+def playground(request, tmp_path):
+    """A playground of a copy of tic-tac-toe, or of the example named by `indirect` params."""
     path = tmp_path / "game.rules"
-    shutil.copy(GAME, path)
+    shutil.copy(GAME.with_name(getattr(request, "param", GAME.name)), path)
     tables = Tables(tmp_path / "state")
     editor = Playground(path, "secret-token", tables, Path(str(STATIC)))
     with TestClient(create_app(tables, 0, editor)) as client:
@@ -72,12 +77,55 @@ def test_scenarios_run_and_a_hot_seat_table_plays_the_edited_rules(playground):
     assert "cannot be played" in refused["error"] and "E0100" in refused["error"]
 
 
-def test_a_simulation_summarises_bot_games_of_the_saved_rules(playground):
+@pytest.mark.parametrize("playground", ["no_thanks.rules"], indirect=True)  # a scored game
+def test_a_simulation_is_the_reports_own_with_its_figures_and_plots(playground):
+    client, path, _ = playground
+    assert client.post("/p/guess/simulate", json={"games": 5}).status_code == 404
+    r = client.post("/p/secret-token/simulate", json={"games": 20}).json()
+    assert (r["games"], r["completed"], r["errors"], r["players"]) == (20, 20, 0, 3)
+    # the same games as the balance report plays from the same seed, and its figures
+    results = simulate(Setting(str(path)), 20, seed=r["seed"])
+    wins, scores = figures.win_rates(results), figures.scores(results)
+    assert [(s["seat"], s["wins"], s["rate"], s["low"], s["high"], s["mean_score"])
+            for s in r["seats"]] == [(w["seat"], w["wins"], w["rate"], w["low"], w["high"],
+                                      m["mean"]) for w, m in zip(wins["rows"], scores["rows"])]
+    assert sum(s["wins"] for s in r["seats"]) == 20 + r["shared_victories"]
+    assert r["balance"]["p_value"] == wins["balance"]["p_value"]
+    # the report's plots as PNG images, nothing that names a file on the server
+    assert [p["alt"] for p in r["plots"]] == ["win rate per seat with 95% intervals",
+                                             "score distribution per seat", "game length"]
+    for p in r["plots"]:
+        head, data = p["src"].split(",", 1)
+        assert head == "data:image/png;base64" and base64.b64decode(data)[:8] == b"\x89PNG\r\n\x1a\n"
+    assert str(path.parent) not in str(r)
+
+
+def test_a_game_without_scores_has_no_score_plot(playground):
     client, _, _ = playground
-    r = client.post("/p/secret-token/simulate", json={"games": 30}).json()
-    assert r["games"] == 30 and r["completed"] == 30
-    assert set(r["wins_per_seat"]) == {"1", "2"}
-    # every game has a winner, or two when it is shared (a full board)
-    assert sum(r["wins_per_seat"].values()) == 30 + r["shared_victories"]
+    r = client.post("/p/secret-token/simulate", json={"games": 10}).json()
+    assert [s["mean_score"] for s in r["seats"]] == [None, None]
+    assert [p["alt"] for p in r["plots"]] == ["win rate per seat with 95% intervals",
+                                             "game length"]
+
+
+def test_a_simulation_request_stays_bounded_and_refuses_what_cannot_be_played(playground):
+    client, path, _ = playground
     bad = client.post("/p/secret-token/simulate", json={"games": 5, "players": 7})
     assert bad.status_code == 400 and "players" in bad.json()["error"]
+    # whatever is asked beyond the cap (or is not a whole number) means the default
+    assert simulation_asked({"games": MAX_GAMES, "players": 3}) == (MAX_GAMES, 3)
+    for asked in ({"games": MAX_GAMES + 1}, {"games": 0}, {"games": True, "players": True},
+                  {"games": "5", "players": "3"}, {"games": 5.0}, [1, 2], None):
+        assert simulation_asked(asked) == (DEFAULT_GAMES, None)
+    assert client.post("/p/secret-token/simulate", json={"games": 10**9}).json()["games"] \
+        == DEFAULT_GAMES
+    path.write_text(path.read_text().replace("players 2", "players two", 1))
+    refused = client.post("/p/secret-token/simulate", json={"games": 5}).json()
+    assert "cannot be played" in refused["error"] and "E0100" in refused["error"]
+
+
+def test_without_the_report_extra_the_panel_says_what_to_install(playground, monkeypatch):
+    client, _, _ = playground
+    monkeypatch.setitem(sys.modules, "scipy", None)  # as if it were not installed
+    r = client.post("/p/secret-token/simulate", json={"games": 5})
+    assert r.status_code == 501 and "pip install 'rulebook[report]'" in r.json()["error"]

@@ -21,6 +21,7 @@ from .tables import Tables
 
 MAX_TEXT = 1 << 20  # a rules file larger than 1 MiB is not edited in a browser
 MAX_GAMES = 1000  # a simulation from the page stays a matter of seconds
+DEFAULT_GAMES = 200
 
 
 def _diagnostic(d: Diagnostic, file: str) -> dict:
@@ -36,6 +37,7 @@ class Playground:
         self.path = Path(path).resolve()
         self.token, self.tables, self.static = token, tables, static
         self.lock = asyncio.Lock()  # one check or run at a time: the file is shared
+        self.simulating = asyncio.Lock()
 
     def routes(self) -> list[Route]:
         p = "/p/{token}"
@@ -125,34 +127,42 @@ class Playground:
         return JSONResponse({"link": f"/t/{table.link(0)}"})
 
     async def simulate(self, request: Request):
-        """Bots play the saved rules a few hundred times: wins and mean score per seat, game
-        length (what `rulebook simulate` prints), for the page to plot."""
-        from .. import api
-        from ..interpreter.simulate import simulate, summarise
-
+        """Bots play the saved rules a few hundred times through the balance report's own
+        simulation; its figures (win rates with intervals, the balance test) and its plots."""
         if not self._allowed(request):
             return JSONResponse({"error": "no playground has this link"}, status_code=404)
         try:
-            asked = await request.json()
-        except ValueError:
-            asked = {}
-        asked = asked if isinstance(asked, dict) else {}
-        games, players = asked.get("games"), asked.get("players")
-        games = games if isinstance(games, int) and 1 <= games <= MAX_GAMES else 200
-        players = players if isinstance(players, int) and 1 <= players <= 100 else None
-        file = str(self.path)
+            import matplotlib  # noqa: F401  (the report's plots and tests: its extra)
+            import scipy  # noqa: F401
+        except ImportError as e:
+            return JSONResponse({"error": f"the simulation panel needs {e.name}, which is not "
+                                          "installed: pip install 'rulebook[report]'"},
+                                status_code=501)
+        from .. import api
+        from . import simulation
+
         try:
-            rules = api.load(file)
+            games, players = simulation_asked(await request.json())
+        except ValueError:
+            games, players = simulation_asked(None)
+        try:
+            rules = api.load(str(self.path))
             if players is not None and not rules.min_players <= players <= rules.max_players:
                 return JSONResponse({"error": f"{rules.title} is for {rules.min_players} to "
                                               f"{rules.max_players} players"}, status_code=400)
-            records, seconds = await asyncio.to_thread(
-                simulate, rules, lambda: api.load(file), games, players, 1, 1, "random",
-                None, self.tables.limits)
+            async with self.simulating:  # one at a time: more clicks wait, not share the cores
+                found = await asyncio.to_thread(simulation.run, self.path, games, players,
+                                                self.tables.limits)
         except DiagnosticError as e:
             return JSONResponse({"error": "the rules cannot be played: " + "; ".join(
                 f"{d.code} {d.message}" for d in e.diagnostics[:3])}, status_code=400)
-        seats = (players or rules.min_players) + len(rules.automata)
-        summary = summarise(records, seats)
-        summary["seconds"] = round(seconds, 2)
-        return JSONResponse(summary)
+        return JSONResponse(found)
+
+
+def simulation_asked(asked) -> tuple[int, int | None]:
+    """The games (capped) and players a page asks for; anything else means the defaults."""
+    asked = asked if isinstance(asked, dict) else {}
+    games, players = asked.get("games"), asked.get("players")
+    whole = (lambda v: isinstance(v, int) and not isinstance(v, bool))
+    return (games if whole(games) and 1 <= games <= MAX_GAMES else DEFAULT_GAMES,
+            players if whole(players) and 1 <= players <= 100 else None)

@@ -96,28 +96,32 @@ document.getElementById("play").addEventListener("click", async () => {
   } catch (e) { out.replaceChildren(el("span", {class: "fail", text: e.message})); }
 });
 
-// Wins per seat as bars, drawn as SVG (text through textContent, as everywhere else).
-function bars(title, values) {
-  const NS = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(NS, "svg");
-  const entries = Object.entries(values), width = 320, rowH = 22, left = 70;
-  svg.setAttribute("viewBox", `0 0 ${width} ${rowH * entries.length + 24}`);
-  svg.setAttribute("class", "plot");
-  const most = Math.max(1, ...entries.map(([, v]) => v || 0));
-  const add = (tag, attrs, text) => {
-    const n = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-    if (text !== undefined) n.textContent = text;
-    svg.append(n);
-  };
-  add("text", {x: 0, y: 14}, title);
-  entries.forEach(([seat, v], i) => {
-    const y = 24 + i * rowH;
-    add("text", {x: 0, y: y + 14}, "player " + seat);
-    add("rect", {x: left, y: y + 3, height: rowH - 8, width: (width - left - 50) * (v || 0) / most});
-    add("text", {x: left + (width - left - 50) * (v || 0) / most + 4, y: y + 14}, String(v));
-  });
-  return svg;
+const pct = v => v === null || v === undefined ? "–" : (100 * v).toFixed(1) + "%";
+const num = v => v === null || v === undefined ? "–" : v.toFixed(2);
+
+// The balance test's verdict, as the report words it.
+function balance(r) {
+  const b = r.balance;
+  if (!b) return el("div", {class: "verdict", text: "no test of seat balance: fewer than two players' seats, or no wins"});
+  return el("div", {class: "verdict " + (b.balanced_at_5_percent ? "ok" : "bad"),
+    text: `seat balance: χ² = ${b.statistic.toFixed(2)}, p = ${b.p_value.toPrecision(3)}: ` +
+          (b.balanced_at_5_percent ? "no evidence that a seat is favoured (5% level)"
+                                   : "the seats do not win equally often (5% level)")});
+}
+
+// Win rates with their 95% (Wilson) intervals and mean scores: the report's figures.
+function seatTable(r) {
+  const row = (cells, tag) => el("tr", {}, ...cells.map(c => el(tag, {text: String(c)})));
+  return el("table", {class: "figures"},
+    el("thead", {}, row(["seat", "wins", "win rate", "95% interval", "mean score"], "th")),
+    el("tbody", {}, ...r.seats.map(s => row([s.seat + (s.automaton ? " (automaton)" : ""),
+      s.wins, pct(s.rate), pct(s.low) + " – " + pct(s.high), num(s.mean_score)], "td"))));
+}
+
+// The report's own plots (PNG from matplotlib), sent as data URIs: nothing else is an image.
+function plot(p) {
+  if (!p.src.startsWith("data:image/png;base64,")) return null;
+  return el("figure", {}, el("figcaption", {text: p.alt}), el("img", {class: "plot", src: p.src, alt: p.alt}));
 }
 
 document.getElementById("simulate").addEventListener("click", async () => {
@@ -129,13 +133,9 @@ document.getElementById("simulate").addEventListener("click", async () => {
   const players = parseInt(document.getElementById("players").value, 10);
   try {
     const r = await post("/simulate", JSON.stringify({games: games, players: isNaN(players) ? null : players}));
-    const d = r.decisions_per_game;
     out.replaceChildren(...[
-      el("div", {class: "summary", text: `${r.games} games in ${r.seconds} s: completed ${r.completed}, errors ${r.errors}, shared victories ${r.shared_victories}`}),
-      bars("wins per seat", r.wins_per_seat),
-      Object.values(r.mean_score_per_seat).some(v => v !== null)  // a game may keep no score
-        ? bars("mean score per seat", r.mean_score_per_seat) : null,
-      el("div", {text: `decisions per game: mean ${d.mean}, min ${d.min}, max ${d.max}`}),
+      el("div", {class: "summary", text: `${r.games} games (seed ${r.seed}) in ${r.seconds} s: completed ${r.completed}, errors ${r.errors}, shared victories ${r.shared_victories}`}),
+      balance(r), seatTable(r), ...r.plots.map(plot),
     ].filter(Boolean));
   } catch (e) { out.replaceChildren(el("span", {class: "fail", text: e.message})); }
 });
