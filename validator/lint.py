@@ -108,9 +108,7 @@ class _Configs:
 
 def _cite_warnings(files, checked: CheckResult, configs: _Configs,
                    sources: dict[str, str]) -> list[Diagnostic]:
-    from ..loader import parse_cached
     from .check_cache import remembered
-    from .lint_cites import unlisted_cites
 
     broken = {d.file for d in checked.diagnostics if d.is_error}
     out: list[Diagnostic] = []
@@ -120,6 +118,9 @@ def _cite_warnings(files, checked: CheckResult, configs: _Configs,
             continue
 
         def cites(file=file, sections=sections) -> list[Diagnostic]:
+            from ..loader import parse_cached  # imported only when not remembered
+            from .lint_cites import unlisted_cites
+
             try:
                 text, program = parse_cached(file)
             except DiagnosticError:
@@ -129,8 +130,10 @@ def _cite_warnings(files, checked: CheckResult, configs: _Configs,
 
         found = remembered("cites", file, "\n".join(sections), cites)
         if found and file not in sources:  # remembered: the text, to show where
+            from ..grammar.parser import read_source
+
             try:
-                sources[file] = parse_cached(file)[0]
+                sources[file] = read_source(file)
             except DiagnosticError:
                 pass
         out.extend(found)
@@ -153,9 +156,27 @@ def _called_elsewhere_dropped(diagnostics: list[Diagnostic]) -> list[Diagnostic]
         else:
             uncalled.setdefault(d.file, []).append((d, mo.group(1)))
     for file, found in uncalled.items():
-        reached = _reached_from_other_files(file)
+        reached = _reached_remembered(file)
         kept.extend(d for d, name in found if name not in reached)
     return kept
+
+
+def _reached_remembered(file: str) -> set[str]:
+    """`_reached_from_other_files`, remembered until a `.rules` file of the ruleset changes."""
+    import hashlib
+
+    from .check_cache import remembered
+
+    folder = rules_files_under(_ruleset_folder(file))
+    texts = []
+    for other in sorted(folder):
+        try:
+            with open(other, "rb") as f:
+                texts.append(f"{other}:{hashlib.sha256(f.read()).hexdigest()}")
+        except OSError:
+            texts.append(f"{other}:-")
+    return set(remembered("reached", file, "\n".join(texts),
+                          lambda: sorted(_reached_from_other_files(file))))
 
 
 def _reached_from_other_files(file: str) -> set[str]:
