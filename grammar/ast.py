@@ -1114,15 +1114,26 @@ class Scenario(Node):
     meta: Meta = Meta()
 
 
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def walk(node):
-    """Every AST node under ``node`` (itself included), in no particular order."""
+    """Every AST node under ``node`` (itself included), in no particular order. Each class's
+    fields are listed once and read from the node's dict: walks run over whole programs often
+    (the checks, the lint rules, the language server)."""
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, Node):
             yield n
-            for name in type(n).model_fields:
-                value = getattr(n, name)
+            cls = type(n)
+            fields = _CHILD_FIELDS.get(cls)
+            if fields is None:
+                fields = _CHILD_FIELDS[cls] = tuple(
+                    f for f in cls.model_fields if f not in ("span", "kind"))
+            values = n.__dict__
+            for name in fields:
+                value = values.get(name)
                 if isinstance(value, (Node, list)):
                     stack.append(value)
         elif isinstance(n, list):
