@@ -354,8 +354,9 @@ def _call(node, scope):
         return changed
 
     # What the name calls, looked up once per compiled ruleset (a closure may serve several
-    # rulesets: a variant shares its game's declarations): [code, body, define, plain call].
-    known: list = [None, None, None, False]
+    # rulesets: a variant shares its game's declarations):
+    # [code, body, define, plain call, repeatable define].
+    known: list = [None, None, None, False, False]
 
     def f(m, env):
         code = m.rules.code
@@ -363,11 +364,13 @@ def _call(node, scope):
             body = code.defines.get(name)
             define = m.rules.defines[name] if body is not None else None
             known[:] = [code, body, define, define is not None and name not in code.modifiers
-                        and len(args) == len(define.params)]
-        _, body, define, plain = known
+                        and len(args) == len(define.params), name in code.repeatable]
+        _, body, define, plain, repeatable = known
         values = [a(m, env) for a in args]
         if body is None:
             return m.call_builtin(name, values, node)
+        if repeatable and m.memo is not None:
+            return _remembered(m, name, define, values, node)
         if not plain:
             return m.call_define(define, values, node)  # the errors, and modifiers after
         m.depth += 1
@@ -382,6 +385,24 @@ def _call(node, scope):
         finally:
             m.depth -= 1
     return f
+
+
+def _remembered(m, name, define, values, node):
+    """A repeatable define's value while the state stands still (`Evaluator.standing_still`):
+    worked out once per arguments, its steps charged again on each later call."""
+    try:
+        key = (name, *values)
+        hit = m.memo.get(key)
+    except TypeError:  # an argument with no identity to key by (a list, a map)
+        return m.call_define(define, values, node)
+    if hit is not None:
+        m.tick(node, hit[1])
+        return hit[0]
+    st = m.state
+    before = st.steps
+    value = m.call_define(define, values, node)
+    m.memo[key] = (value, st.steps - before)
+    return value
 
 
 _MAKERS = {

@@ -137,7 +137,8 @@ class Game:
         # Checking leaves no trace in the game (its steps, structures made, random draws), so
         # that how often invariants are checked never changes the game itself.
         try:
-            machine.traceless(lambda: self._check_each(machine, touched))
+            machine.traceless(lambda: machine.standing_still(
+                lambda: self._check_each(machine, touched)))
         finally:
             machine.watcher = watcher
 

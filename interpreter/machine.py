@@ -300,6 +300,9 @@ class Machine(Evaluator):
 
     def options(self, op, env, codes=None) -> list[OptionInstance]:
         """The legal options of a `choose` (or `codes`, the options of a `compose` step)."""
+        return self.standing_still(lambda: self._options(op, env, codes))
+
+    def _options(self, op, env, codes) -> list[OptionInstance]:
         out: list[OptionInstance] = []
         seen: set[str] = set()
         limit = self.limits.max_options

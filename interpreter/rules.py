@@ -220,6 +220,7 @@ class Code:
     players: dict = field(default_factory=dict)       # name -> (declaration, starting value)
     bounds: dict = field(default_factory=dict)        # id(state declaration) -> (low, high)
     defines: dict = field(default_factory=dict)       # name -> body
+    repeatable: frozenset = frozenset()               # defines worth remembering (memo)
     modifiers: dict = field(default_factory=dict)     # define -> [(modifier, when, value)]
     procedures: dict = field(default_factory=dict)    # name -> (params, block)
     events: dict = field(default_factory=dict)        # name -> [(params, block)]
@@ -241,7 +242,7 @@ class Code:
 
 def compile_code(rules: Rules) -> Code:
     from .compiler import bindings, compile_expr, compile_keys
-    from .dependencies import variables_read
+    from .dependencies import repeatable_defines, variables_read
     from .flow import Compiler
 
     c = Compiler()
@@ -259,6 +260,7 @@ def compile_code(rules: Rules) -> Code:
                                            for b in (d.at_least, d.at_most))
     for name, d in rules.defines.items():
         code.defines[name] = compile_expr(d.body, frozenset(d.params))
+    code.repeatable = repeatable_defines(rules)
     for target, mods in rules.modifiers.items():
         code.modifiers[target] = [
             (m, compile_expr(m.when, frozenset(m.params)) if m.when is not None else None,

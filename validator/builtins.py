@@ -33,6 +33,9 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int | None]] = {
     "sum": (1, 1),
 }
 
+# Built-ins that draw at random: two calls with the same arguments may differ.
+RANDOM_FUNCTIONS: frozenset[str] = frozenset({"random_int", "shuffled"})
+
 BUILTIN_VALUES: frozenset[str] = frozenset({
     "players", "player_count", "round", "game_over", "winners", "pending_player",
     "current_player", "phase",

@@ -14,11 +14,10 @@ import math
 from dataclasses import dataclass, field
 
 from ..grammar import ast as A
-from .builtins import BUILTIN_FUNCTIONS
+from .builtins import BUILTIN_FUNCTIONS, RANDOM_FUNCTIONS
 from .diagnostics import Diagnostic, span_fields
 
 CODE = "W0202"
-_RANDOM_BUILTINS = frozenset({"random_int", "shuffled"})
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _COMPARISONS = frozenset(_FLIP)
 _CONST_DEPTH = 20  # constants defined by constants: a cycle (an error elsewhere) stops here
@@ -158,7 +157,7 @@ def _stable(term) -> bool:
     """Whether two reads of ``term`` at one moment certainly give the same value."""
     for node in A.walk(term):
         if isinstance(node, A.Call) and (node.func not in BUILTIN_FUNCTIONS
-                                         or node.func in _RANDOM_BUILTINS):
+                                         or node.func in RANDOM_FUNCTIONS):
             return False
         if isinstance(node, (A.RandomKey, A.Sort)):
             return False
