@@ -355,8 +355,8 @@ def _call(node, scope):
 
     # What the name calls, looked up once per compiled ruleset (a closure may serve several
     # rulesets: a variant shares its game's declarations):
-    # [code, body, define, plain call, repeatable define].
-    known: list = [None, None, None, False, False]
+    # [code, body, define, plain call, remember (a repeatable define), lookups, hits].
+    known: list = [None, None, None, False, False, 0, 0]
 
     def f(m, env):
         code = m.rules.code
@@ -364,45 +364,56 @@ def _call(node, scope):
             body = code.defines.get(name)
             define = m.rules.defines[name] if body is not None else None
             known[:] = [code, body, define, define is not None and name not in code.modifiers
-                        and len(args) == len(define.params), name in code.repeatable]
-        _, body, define, plain, repeatable = known
+                        and len(args) == len(define.params), name in code.repeatable, 0, 0]
+        body, define, plain, remember = known[1], known[2], known[3], known[4]
         values = [a(m, env) for a in args]
         if body is None:
             return m.call_builtin(name, values, node)
-        if repeatable and m.memo is not None:
-            return _remembered(m, name, define, values, node)
-        if not plain:
-            return m.call_define(define, values, node)  # the errors, and modifiers after
-        m.depth += 1
-        try:
-            if m.depth > m.limits.max_depth:
-                m.too_deep(define, node)
-            st = m.state
-            st.steps += DEFINE_CALL_STEPS  # `tick`, inline
-            if st.steps >= m.next_check:
-                m.steps_checked(node)
-            return body(m, dict(zip(define.params, values)))
-        finally:
-            m.depth -= 1
+        memo = m.memo
+        if remember and memo is not None:
+            try:
+                key = (name, *values)
+                hit = memo.get(key)
+            except TypeError:  # an argument with no identity to key by (a list, a map)
+                key = hit = None
+            if key is not None:
+                known[5] += 1
+                if hit is not None:
+                    known[6] += 1
+                    m.tick(node, hit[1])
+                    return hit[0]
+                if known[5] >= _MEMO_TRIAL and known[6] * 4 < known[5]:
+                    known[4] = False  # this call rarely repeats itself: stop remembering it
+                st = m.state
+                before = st.steps
+                value = _define_value(m, body, define, plain, values, node)
+                memo[key] = (value, st.steps - before)
+                return value
+        return _define_value(m, body, define, plain, values, node)
     return f
 
 
-def _remembered(m, name, define, values, node):
-    """A repeatable define's value while the state stands still (`Evaluator.standing_still`):
-    worked out once per arguments, its steps charged again on each later call."""
+# Calls of a repeatable define looked up before deciding whether remembering them pays: the
+# memo changes no value and no step count, only the time taken, so a call site whose arguments
+# rarely repeat (as `free(r, c)` over every cell) stops paying for the look-ups.
+_MEMO_TRIAL = 256
+
+
+def _define_value(m, body, define, plain: bool, values, node):
+    """Run a define's body on its arguments (`plain`: no modifiers, the right number)."""
+    if not plain:
+        return m.call_define(define, values, node)  # the errors, and modifiers after
+    m.depth += 1
     try:
-        key = (name, *values)
-        hit = m.memo.get(key)
-    except TypeError:  # an argument with no identity to key by (a list, a map)
-        return m.call_define(define, values, node)
-    if hit is not None:
-        m.tick(node, hit[1])
-        return hit[0]
-    st = m.state
-    before = st.steps
-    value = m.call_define(define, values, node)
-    m.memo[key] = (value, st.steps - before)
-    return value
+        if m.depth > m.limits.max_depth:
+            m.too_deep(define, node)
+        st = m.state
+        st.steps += DEFINE_CALL_STEPS  # `tick`, inline
+        if st.steps >= m.next_check:
+            m.steps_checked(node)
+        return body(m, dict(zip(define.params, values)))
+    finally:
+        m.depth -= 1
 
 
 _MAKERS = {
