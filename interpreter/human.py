@@ -14,16 +14,16 @@ from .values import show
 COMMANDS = {"u": "!undo", "s": "!save", "q": "!quit"}
 
 
-def _value(v) -> str:
+def value_text(v) -> str:
     if isinstance(v, dict) and v.get("hidden"):
         if v.get("top"):  # the face-up first elements of a hidden list
-            return f"(hidden, {v['size']}; top: {'; '.join(_value(x) for x in v['top'])})"
+            return f"(hidden, {v['size']}; top: {'; '.join(value_text(x) for x in v['top'])})"
         if "occupied" in v:  # a hidden grid whose shape is seen: `?` holds something
             return "(hidden)" + "".join(
                 f"\n      row {i}: " + " | ".join("?" if c else "-" for c in row)
                 for i, row in enumerate(v["occupied"], 1))
         if "keys" in v:
-            return f"(hidden, keys: {', '.join(_value(k) for k in v['keys']) or 'none'})"
+            return f"(hidden, keys: {', '.join(value_text(k) for k in v['keys']) or 'none'})"
         if "present" in v:
             return "(hidden, present)" if v["present"] else "(hidden, none)"
         return f"(hidden, {v['size']})" if "size" in v else "(hidden)"
@@ -43,15 +43,15 @@ def _value(v) -> str:
     if isinstance(v, dict) and "player" in v:
         return f"player {v['player']}"
     if isinstance(v, dict) and "map" in v:
-        return "{" + ", ".join(f"{_value(k)}: {_value(x)}" for k, x in v["map"]) + "}"
+        return "{" + ", ".join(f"{value_text(k)}: {value_text(x)}" for k, x in v["map"]) + "}"
     if isinstance(v, dict) and "record" in v:
-        inner = ", ".join(f"{k}: {_value(x)}" for k, x in v.items() if k != "record")
+        inner = ", ".join(f"{k}: {value_text(x)}" for k, x in v.items() if k != "record")
         return f"{v['record']}({inner})"
     if isinstance(v, list):
         if v and isinstance(v[0], list):  # a grid: each column as wide as its widest cell
             # (a list of lists may be ragged, rows of different lengths: a column is as wide
             # as its widest cell among the rows that reach it)
-            rows = [[_value(c) for c in row] for row in v]
+            rows = [[value_text(c) for c in row] for row in v]
             widths = [max(len(row[k]) for row in rows if k < len(row))
                       for k in range(max(len(row) for row in rows))]
             if sum(widths) + 3 * len(widths) + 14 <= 100:
@@ -60,7 +60,7 @@ def _value(v) -> str:
                     for i, row in enumerate(rows, 1))
             return "".join(f"\n      row {i}, column {k}: {c}"  # too wide: a cell a line
                            for i, row in enumerate(rows, 1) for k, c in enumerate(row, 1))
-        return "[" + "; ".join(_value(x) for x in v) + "]"
+        return "[" + "; ".join(value_text(x) for x in v) + "]"
     if v is None:
         return "-"
     if isinstance(v, bool):
@@ -68,7 +68,7 @@ def _value(v) -> str:
     return str(v)
 
 
-def _listed(name: str, v, view: dict) -> bool:
+def is_listed(name: str, v, view: dict) -> bool:
     """The table lists a value while it holds something, or always when marked `shown`:
     empty lists, zeros and `none` of bookkeeping stay out of the way."""
     if name in view.get("shown", ()):
@@ -82,7 +82,7 @@ def _listed(name: str, v, view: dict) -> bool:
     return v not in (None, 0, False, [], "") and v != {"map": []}
 
 
-def _ordered(name: str, v, view: dict):
+def ordered(name: str, v, view: dict):
     """A list marked `sorted` is shown in the order its elements read."""
     if name in view.get("sorted", ()) and isinstance(v, list):
         return sorted(v, key=_sort_key)
@@ -93,10 +93,10 @@ def _sort_key(v):
     """Numbers by their value (4 before 35), anything else by how it reads."""
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return (0, v, "")
-    return (1, 0, _value(v))
+    return (1, 0, value_text(v))
 
 
-def _heading(view: dict) -> str:
+def heading(view: dict) -> str:
     me = view["viewer"]
     where = []
     if view.get("round"):
@@ -113,20 +113,20 @@ def _heading(view: dict) -> str:
 
 def render_view(view: dict, log_lines: int = 8) -> str:
     me = view["viewer"]
-    out = [_heading(view)]
-    table = {k: v for k, v in view["globals"].items() if _listed(k, v, view)}
+    out = [heading(view)]
+    table = {k: v for k, v in view["globals"].items() if is_listed(k, v, view)}
     if table:
         out.append("Table:")
         for k, v in table.items():
-            out.append(f"  {k}: {_value(_ordered(k, v, view))}")
+            out.append(f"  {k}: {value_text(ordered(k, v, view))}")
     out.append("Players:")
     for p in view["players"]:
         who = f"player {p['seat']}" + (" (you)" if p["seat"] == me else "")
         if p.get("automaton"):
             who += f" [{p['automaton']}]"
         out.append(f"  {who}")
-        fields = [f"{k} {_value(_ordered(k, v, view))}" for k, v in p["vars"].items()
-                  if _listed(k, v, view)]
+        fields = [f"{k} {value_text(ordered(k, v, view))}" for k, v in p["vars"].items()
+                  if is_listed(k, v, view)]
         line = "     "
         for f in fields:
             if len(line) + len(f) > 100 and line.strip():
@@ -175,14 +175,14 @@ def preview_lines(showing) -> list[str]:
         elif isinstance(value, list) and all(isinstance(x, str) for x in value):
             out.extend("  " + x for x in value)
         else:
-            out.append("  " + _value(value).lstrip("\n"))
+            out.append("  " + value_text(value).lstrip("\n"))
     return out
 
 
 def _numbered_grid(rows: list[list]) -> list[str]:
     """Rows of cells under a line of column numbers, each row headed by its number (the
     numbers the options' labels use)."""
-    cells = [[_value(c) for c in row] for row in rows]
+    cells = [[value_text(c) for c in row] for row in rows]
     columns = max(len(row) for row in cells)
     widths = [max([len(str(k + 1))] + [len(row[k]) for row in cells if k < len(row)])
               for k in range(columns)]

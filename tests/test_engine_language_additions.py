@@ -490,8 +490,8 @@ play {
     hand = seen["players"][0]["vars"]["hand"]
     assert hand["size"] == 1 and [t["name"] for t in hand["top"]] == ["Pub"]
     assert view(g, 1)["players"][0]["vars"]["hand"][0]["name"] == "Pub"  # its owner sees it all
-    from rulebook.interpreter.human import _value
-    assert _value(pile) == "(hidden, 2; top: Restaurant)"
+    from rulebook.interpreter.human import value_text
+    assert value_text(pile) == "(hidden, 2; top: Restaurant)"
     assert problems(header("2") + "global n: int = 0 secret top 1 public shown\n") == [("E0210", 4)]
 
 

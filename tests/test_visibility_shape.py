@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from engine_helpers import game_of, header
 
 from rulebook.cli import main
-from rulebook.interpreter.human import _listed, _value
+from rulebook.interpreter.human import is_listed, value_text
 from rulebook.interpreter.view import view
 from rulebook.scenarios import run_file
 
@@ -117,16 +117,16 @@ def test_the_terminal_reads_a_shape_and_lists_a_value_only_while_it_holds_someth
     g = game_of(SHAPES, players=2)
     table = view(g, 2)
     submitted = seen(g, 2, 1, "submitted")
-    assert _value(submitted) == "(hidden, none)"
-    assert not _listed("submitted", submitted, table)
-    assert _value(seen(g, 2, 1, "plan")) == "(hidden)"
-    assert _value(seen(g, 2, 1, "board")) == "(hidden)"
-    assert _value(seen(g, 2, 1, "tiles")) == "(hidden)\n      row 1: - | ?\n      row 2: - | -"
-    assert _value(seen(g, 2, 1, "bag")) == "(hidden, keys: 3)"
+    assert value_text(submitted) == "(hidden, none)"
+    assert not is_listed("submitted", submitted, table)
+    assert value_text(seen(g, 2, 1, "plan")) == "(hidden)"
+    assert value_text(seen(g, 2, 1, "board")) == "(hidden)"
+    assert value_text(seen(g, 2, 1, "tiles")) == "(hidden)\n      row 1: - | ?\n      row 2: - | -"
+    assert value_text(seen(g, 2, 1, "bag")) == "(hidden, keys: 3)"
     g.apply("brew:porter", 1)
     g.apply("skip", 2)
     submitted = seen(g, 2, 1, "submitted")
-    assert _value(submitted) == "(hidden, present)" and _listed("submitted", submitted, table)
+    assert value_text(submitted) == "(hidden, present)" and is_listed("submitted", submitted, table)
 
 
 def test_at_the_terminal_the_other_player_sees_that_a_beer_was_submitted_not_which(tmp_path):

@@ -7,7 +7,7 @@ as at the terminal (interpreter/human.py): a component by its text or name, `(hi
 """
 from __future__ import annotations
 
-from ..interpreter.human import _heading, _listed, _ordered, _value, grouped
+from ..interpreter.human import grouped, heading, is_listed, ordered, value_text
 
 LOG_LINES = 80  # the page shows recent events; the whole log stays in the save
 
@@ -16,26 +16,26 @@ def shown(value) -> dict:
     """A value as the page draws it: a grid of cells, a list of items, a map as rows of key and
     value, a hidden value as what its shape shows, or one text."""
     if isinstance(value, dict) and value.get("hidden"):
-        out = {"hidden": _value({k: v for k, v in value.items() if k != "occupied"})}
+        out = {"hidden": value_text({k: v for k, v in value.items() if k != "occupied"})}
         if "occupied" in value:  # which cells of a hidden grid hold something
             out["grid"] = [["?" if cell else "" for cell in row] for row in value["occupied"]]
         return out
     if isinstance(value, list) and value and all(isinstance(row, list) for row in value):
         return {"grid": [[_cell(c) for c in row] for row in value]}
     if isinstance(value, list):
-        return {"list": [_value(item) for item in value]}
+        return {"list": [value_text(item) for item in value]}
     if isinstance(value, dict) and "map" in value:
-        return {"map": [[_value(k), _value(v)] for k, v in value["map"]]}
-    return {"text": _value(value)}
+        return {"map": [[value_text(k), value_text(v)] for k, v in value["map"]]}
+    return {"text": value_text(value)}
 
 
 def _cell(value) -> str:
-    return "" if value is None else _value(value)
+    return "" if value is None else value_text(value)
 
 
 def _fields(values: dict, view: dict) -> list[dict]:
-    return [{"name": name, "value": shown(_ordered(name, value, view))}
-            for name, value in values.items() if _listed(name, value, view)]
+    return [{"name": name, "value": shown(ordered(name, value, view))}
+            for name, value in values.items() if is_listed(name, value, view)]
 
 
 def present(view: dict, kinds: dict[int, str], version: int) -> dict:
@@ -68,7 +68,7 @@ def present(view: dict, kinds: dict[int, str], version: int) -> dict:
                         else [shown(v) for v in showing or ()]),
         }
     return {
-        "version": version, "heading": _heading(view).strip("= "), "title": view["title"],
+        "version": version, "heading": heading(view).strip("= "), "title": view["title"],
         "viewer": me, "over": view["over"],
         "winners": [f"player {w}" for w in view["winners"]], "error": view["error"],
         "table": _fields(view["globals"], view), "seats": seats, "decision": decision,
