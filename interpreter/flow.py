@@ -1025,9 +1025,10 @@ class SimFrame(Frame):
                         return None
                     del self.waiting[self.k]
                 continue
-            # every decision of the round is made: carry them out, in order
+            # every decision of the round is made: carry them out in the order of the parts
+            # (of xs), whichever order they were answered in (`ask_first`)
             went_on = []
-            for i, answer in zip(self.waiting, self.answers):
+            for i, answer in sorted(zip(self.waiting, self.answers)):
                 if m.run_branch(self, i, answer):
                     went_on.append(i)
                 elif gone():
@@ -1046,6 +1047,33 @@ class SimFrame(Frame):
     def recompute(self, m):
         frame = self.waiting_frame()
         return m.in_branch(lambda: frame.recompute(m))
+
+    def ask_first(self, seat) -> bool:
+        """Ask `seat`'s unanswered decision of this round next (False: it has none here).
+        Every decision of a round is made against the same state and they are carried out in
+        the order of the parts, so players may answer in any order."""
+        waiting = self.waiting or []
+        for j in range(self.k, len(waiting)):
+            top = self.top(waiting[j])
+            if isinstance(top, SimFrame):
+                if not top.ask_first(seat):
+                    continue
+            elif getattr(top, "decision", None) is None or top.decision.player is not seat:
+                continue
+            waiting.insert(self.k, waiting.pop(j))
+            return True
+        return False
+
+    def unanswered(self) -> list:
+        """The players whose decision of this round is still to be made, the next asked first."""
+        out = []
+        for i in (self.waiting or [])[self.k:]:
+            top = self.top(i)
+            if isinstance(top, SimFrame):
+                out.extend(top.unanswered())
+            elif getattr(top, "decision", None) is not None:
+                out.append(top.decision.player)
+        return out
 
     def waiting_frame(self) -> "ChooseFrame":
         """The choose frame whose decision is asked now (through nested `simultaneously`)."""

@@ -17,7 +17,7 @@ from ..validator.semantic import MAX_PLAYERS
 from .errors import IllegalDecision, RuleError, to_diagnostic
 from .evaluator import truth
 from .explain import explain
-from .flow import BlockFrame, Compiler, Signal
+from .flow import BlockFrame, Compiler, Signal, SimFrame
 from .machine import CONTROL_SIGNALS, RECOMPUTE, Decision, Machine
 from .rng import Rng
 from .rules import Rules
@@ -212,10 +212,11 @@ class Game:
         """Make the pending decision. An illegal one raises IllegalDecision; nothing changes."""
         if self.error is not None:
             raise DiagnosticError([self.error], self.rules.sources)
+        if player is not None and self.pending is not None and player != self.pending.player.seat:
+            self.asking(player).resolve(option)  # refused on a copy: this game stays as it is
+            self._ask_first(player)
         oid = self.resolve(option)
         seat = self.pending.player.seat
-        if player is not None and player != seat:
-            raise IllegalDecision(f"it is player {seat}'s decision, not player {player}'s")
         if self.audit_reveals:  # play keeps what undo needs, without replaying
             self._before = (self._before + [self.clone()])[-UNDO_DEPTH:]
         self.history.append({"player": seat, "option": oid})
@@ -230,6 +231,42 @@ class Game:
         finally:
             self.revealed.append(machine.saw_hidden)
             machine.watch(None)
+
+    def waiting_seats(self) -> list[int]:
+        """The players who may decide now: the pending one, and in a round of simultaneous
+        decisions every player still to answer (any of them may answer first)."""
+        if self.pending is None:
+            return []
+        frame = self.machine.stack[-1] if self.machine.stack else None
+        if isinstance(frame, SimFrame):
+            return [p.seat for p in frame.unanswered()]
+        return [self.pending.player.seat]
+
+    def asking(self, seat: int) -> "Game":
+        """A copy of the game whose pending decision is `seat`'s (see `waiting_seats`); raises
+        IllegalDecision when `seat` has nothing to decide now."""
+        copy = self.clone()
+        if copy.pending is not None and copy.pending.player.seat != seat:
+            copy._ask_first(seat)
+        return copy
+
+    def _ask_first(self, player: int) -> None:
+        """Make `player`'s decision of a simultaneous round the pending one (IllegalDecision
+        when they have none now: the game may then have run on, so callers try on a copy)."""
+        machine = self.machine
+        frame = machine.stack[-1] if machine.stack else None
+        target = next((s for s in machine.state.seats if s.seat == player), None)
+        if not (isinstance(frame, SimFrame) and target and frame.ask_first(target)):
+            raise IllegalDecision(f"it is player {self.pending.player.seat}'s decision, not "
+                                  f"player {player}'s")
+        try:
+            decision = frame.step(machine, machine.stack)  # the decision now asked first
+        except RuleError as err:
+            self._fail(err)
+        if decision is None or decision.player is not target:
+            # a `given` left that part nothing to choose: it went on without its decision
+            raise IllegalDecision(f"player {player} has nothing to decide now")
+        self.pending, machine.pending_player = decision, decision.player
 
     def last_decision_revealed(self) -> bool:
         """Whether undoing the last decision would unsee something: what followed it read state

@@ -124,16 +124,27 @@ class _Run:
         if item.player is None:
             return game, game.pending.player
         seat = self.seat_of(item.player, item)
-        if game.pending.player is not seat:
+        if seat.seat not in game.waiting_seats():
             self.stop(item, f"it is {show(game.pending.player)}'s decision, not {show(seat)}'s",
                       f"pending: {game.pending.prompt}")
         return game, seat
 
-    def legal_ids(self, seat: Seat) -> list[str]:
+    def asking(self, seat: Seat):
+        """The game as it asks `seat` (a copy when another of the players deciding at once is
+        asked first), or None when `seat` has nothing to decide now."""
         game = self.game
-        if game.pending is None or game.pending.player is not seat:
-            return []
-        return [o.id for o in game.pending.options]
+        if game.pending is None or seat.seat not in game.waiting_seats():
+            return None
+        if game.pending.player is seat:
+            return game
+        try:
+            return game.asking(seat.seat)
+        except IllegalDecision:  # its part was left nothing to choose (a `given`)
+            return None
+
+    def legal_ids(self, seat: Seat) -> list[str]:
+        game = self.asking(seat)
+        return [] if game is None else [o.id for o in game.pending.options]
 
     # --------------------------------------------------------------------------- items
     def run(self, items) -> None:
@@ -222,8 +233,9 @@ class _Run:
         self.ensure_game(item)
         seat = self.seat_of(item.player, item)
         option = self.text(item.option, item)
-        ids = self.legal_ids(seat)
-        labels = self.game.labels(self.game.pending.options) if ids else []
+        asked = self.asking(seat)
+        ids = [] if asked is None else [o.id for o in asked.pending.options]
+        labels = asked.labels(asked.pending.options) if ids else []
         present = option in ids or option in labels
         if present != item.present:
             why = f"{item.message}: " if item.message else ""

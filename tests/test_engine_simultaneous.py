@@ -3,6 +3,8 @@ do takes effect once all have chosen, a round of decisions at a time."""
 from __future__ import annotations
 
 from engine_helpers import game_of, header
+from rulebook.interpreter.errors import IllegalDecision
+from rulebook.interpreter.game import Game
 from rulebook.interpreter.view import view
 
 PICKS = header("3") + """
@@ -126,3 +128,95 @@ def test_a_stop_in_a_part_ends_the_loop_around_the_simultaneous_decisions():
     assert g.over
     assert g.state.globals["rounds_done"] == 0
     assert g.state.globals["took"] == []  # the later parts were not carried out
+
+
+# ------------------------------------------------------------------ answering in any order
+def _played_in(order: list[tuple[int, str]]):
+    g = game_of(PICKS, players=3)
+    for seat, option in order:
+        g.apply(option, seat)
+    return g
+
+
+def test_players_deciding_at_once_may_answer_in_any_order_with_the_same_result():
+    in_order = _played_in([(1, "play:7"), (2, "play:2"), (3, "play:3")])
+    backwards = _played_in([(3, "play:3"), (1, "play:7"), (2, "play:2")])
+    assert backwards.over and backwards.state.globals == in_order.state.globals
+    assert backwards.state.globals["table"] == [7, 2, 3]  # carried out in the order of players
+    assert [s.vars for s in backwards.state.seats] == [s.vars for s in in_order.state.seats]
+
+
+def test_who_may_decide_now_and_what_a_later_player_is_offered():
+    g = game_of(PICKS, players=3)
+    assert g.waiting_seats() == [1, 2, 3]
+    asked = g.asking(3)
+    assert asked.pending_seat() == 3 and g.pending_seat() == 1  # the copy asks, not the game
+    assert [o for o, _ in asked.legal_options()] == ["play:3", "play:6", "play:9"]
+    g.apply("play:9", 3)
+    assert g.waiting_seats() == [1, 2]
+
+
+def test_a_refused_answer_out_of_turn_changes_nothing():
+    g = game_of(PICKS, players=3)
+    g.apply("play:1", 1)
+    before, pending = g.digest(), g.pending_seat()
+    for seat, bad in [(3, "play:2"), (1, "play:4"), (4, "play:3")]:
+        try:
+            g.apply(bad, seat)
+        except IllegalDecision:
+            pass
+        else:
+            raise AssertionError(f"{bad} by {seat} was accepted")
+        assert g.digest() == before and g.pending_seat() == pending
+
+
+def test_a_game_answered_out_of_order_replays_from_its_save():
+    g = game_of(PICKS, players=3)
+    g.apply("play:6", 3)
+    g.apply("play:2", 2)
+    data = g.save()
+    again = Game.load(data, g.rules, verify=True)
+    assert again.digest() == g.digest() and again.pending_seat() == 1
+
+
+def test_a_turn_of_one_player_still_refuses_another():
+    g = game_of(header("2") + """
+player n: int = 0
+play {
+    for p in players {
+        choose p "Pick" {
+            option one { set p.n = 1 }
+        }
+    }
+}
+""", players=2)
+    try:
+        g.apply("one", 2)
+    except IllegalDecision as e:
+        assert "player 1's decision" in e.message
+    else:
+        raise AssertionError("player 2 answered player 1's decision")
+
+
+def test_a_scenario_may_answer_simultaneous_decisions_in_any_order():
+    from rulebook.grammar.parser import parse_text
+    from rulebook.interpreter.rules import compile_rules
+    from rulebook.interpreter.scenario import run_scenarios
+
+    text = PICKS + '''
+scenario "the last player answers first" {
+    players 3
+    expect options players[3] == ["play:3", "play:6", "play:9"]
+    expect option players[2] "play:8"
+    choose players[3] "play:9"
+    expect options players[3] == [] "player 3 has answered"
+    choose players[2] "play:8"
+    refuse players[1] "play:2" "not in player 1's hand"
+    choose players[1] "play:7"
+    expect table == [7, 8, 9] "carried out in the order of the players"
+}
+'''
+    program = parse_text(text, "t.rules")
+    rules = compile_rules(program)
+    (result,) = run_scenarios(program, "t.rules", lambda ref, node=None, variants=(): rules)
+    assert [d.message for d in result.failures] == []
