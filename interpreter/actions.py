@@ -84,7 +84,7 @@ class ActionSpace:
         yield A.COMPOSE_START_OVER, 0, []
         for op in self.rules.code.ops:
             for opt in getattr(op, "options", None) or ():
-                if not hasattr(opt, "binds"):
+                if not hasattr(opt, "names"):
                     continue
                 yield opt.name, len(opt.node.bindings), [
                     self._domain(opt.name, b) for b in opt.node.bindings]

@@ -1,5 +1,6 @@
-"""The runtime of expressions: what every construct computes, called by the closures that
-``compiler.py`` makes. Nothing here changes the game's state (but its steps, the budget).
+"""The runtime of expressions: what every construct computes, called by the functions that
+``codegen.py`` generates (their common cases are written out there; the rest, and every error,
+is here). Nothing here changes the game's state (but its steps, the budget).
 """
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sys
 
 from ..grammar import ast as A
 from ..validator.builtins import BUILTIN_FUNCTIONS, arity_text
-from .compiler import Scope, compile_expr
+from .codegen import Scope
 from .errors import RuleError
 from .memory import CHECK_EVERY, resident_bytes
 from .rules import Rules
@@ -15,6 +16,7 @@ from .state import DEFINE_CALL_STEPS, MOVED, GameState, Limits
 from .values import (
     MAX_SHOWN_DEPTH, Grid, Item, Seat, Struct, Sym, elements, show, show_within, type_name,
 )
+from .codegen import key_pair
 from .visibility import can_see, shape_seen
 
 _UNREAD = object()  # a read whose value the audit is not told
@@ -185,7 +187,9 @@ class Evaluator:
         compiled = self.rules.compiled
         entry = compiled.get(id(node))  # the entry keeps the node alive: its id stays its own
         if entry is None or entry[0] is not node:
-            entry = compiled[id(node)] = (node, compile_expr(node, scope))
+            gen = self.rules.code.gen
+            entry = compiled[id(node)] = (node, gen.expr(node, scope))
+            gen.flush()
         return entry[1](self, env)
 
     def render(self, tmpl: A.Template | None, env) -> str:
@@ -193,17 +197,14 @@ class Evaluator:
             return ""
         return self.eval(tmpl, env) if tmpl.kind == "template" else tmpl.value
 
-    def render_parts(self, parts, node, env) -> str:
-        """A text with holes: (text, None) and (None, compiled expression) parts."""
-        out = []
+    def joined(self, pieces: tuple, node) -> str:
+        """A text with holes, from its pieces (texts, and the holes' values as they read)."""
         size = 0
-        for text, hole in parts:
-            piece = text if hole is None else self.shown(hole(self, env), node)
+        for i, piece in enumerate(pieces):
             size += len(piece)
             if size > self.limits.max_text:
-                self.text("".join(out) + piece, node)  # raises: too long
-            out.append(piece)
-        return self.text("".join(out), node)
+                self.text("".join(pieces[:i + 1]), node)  # raises: too long
+        return self.text("".join(pieces), node)
 
     def shown(self, value, node) -> str:
         """`show` of a value the rules print, charged per element visited like any other walk,
@@ -426,31 +427,6 @@ class Evaluator:
             return list(source)
         raise RuleError("E0306", f"{what} needs a list, not {type_name(source)}", node)
 
-    def iterate(self, binds, where, env, node=None):
-        """Yield a child environment for each combination of the bindings `binds` (compiled,
-        see ``compiler.bindings``) that meets `where`; each source is read once per
-        combination of the bindings before it."""
-        first = binds[0]
-        items = self.items_of(first.source(self, env), f"`{first.name} in ...`", first.node)
-        child = dict(env)
-        name = first.name
-        rest = binds[1:]
-        st = self.state
-        for v in items:
-            st.steps += 1  # `tick`, inline: one step per element visited
-            if st.steps >= self.next_check:
-                self.steps_checked(first.node)
-            child[name] = v
-            if rest:
-                yield from self.iterate(rest, where, child, node)
-            elif where is None:
-                yield child
-            else:
-                held = where(self, child)
-                if held is True or held is not False and truth(
-                        held, node.where if node is not None else None):
-                    yield child
-
     def aggregate(self, func, values, node):
         self.tick(node, len(values))
         for v in values:
@@ -464,54 +440,28 @@ class Evaluator:
             return None
         return max(values) if func == "max" else min(values)
 
-    def quantify(self, func, name, binds, where, env, node):
-        if func == "count":
-            return sum(1 for _ in self.iterate(binds, where, env, node))
-        if func == "any":
-            return any(True for _ in self.iterate(binds, where, env, node))
-        if func == "all":
-            for e in self.iterate(binds, None, env, node):
-                if where is not None and not truth(where(self, e), node.where):
-                    return False
-            return True
-        if func == "first":
-            for e in self.iterate(binds, where, env, node):
-                return e[name]
-            return None
-        return [e[name] for e in self.iterate(binds, where, env, node)]
-
-    def ranked(self, name, binds, where, keys, env, node) -> list:
-        """(element, its key values) for each element of a binding that meets `where`, in the
-        order of the keys (sorts, `sole_max`, rankings, winners)."""
-        rows = [(e[name], self.sort_keys(keys, e)) for e in self.iterate(binds, where, env, node)]
-        return self.order(rows, node)
-
-    def sole(self, name, binds, where, keys, env, node):
-        """`sole_max`/`sole_min`: the element first in the order of its keys, or none when
-        nothing qualifies or the next element has the same keys (a tie)."""
-        ordered = self.ranked(name, binds, where, keys, env, node)
+    @staticmethod
+    def sole_of(ordered):
+        """`sole_max`/`sole_min` of ordered rows: the element first in the order of its keys, or
+        none when nothing qualifies or the next element has the same keys (a tie)."""
         if not ordered or len(ordered) > 1 and ordered[0][1] == ordered[1][1]:
             return None
         return ordered[0][0]
 
     def sort_keys(self, keys, env) -> list:
-        """The values of compiled sort keys (see ``compiler.compile_keys``) for one row."""
-        out = []
-        for key, descending in keys:
-            if key is None:
-                out.append(("random", None))
-                continue
-            v = key(self, env)
-            if isinstance(v, Sym):
-                v = v.order
-            if isinstance(v, bool):
-                v = int(v)
-            if v is None:
-                v = float("-inf") if descending else float("inf")
-            if isinstance(v, Seat):
-                v = v.seat
-            out.append((descending, v))
-        return out
+        """The values of compiled sort keys (``Generator.keys``) for one row (an automaton's
+        `prefer` line ranking the options)."""
+        return [("random", None) if key is None else key_pair(key(self, env), descending)
+                for key, descending in keys]
+
+    @staticmethod
+    def no_case(value, node):
+        raise RuleError("E0306", f"no case matches `{show(value)}`", node,
+                        "add an `else: value` case")
+
+    @staticmethod
+    def cannot_negate(value, node):
+        raise RuleError("E0306", f"cannot negate {type_name(value)}", node)
 
     def order(self, rows, node):
         """Stable sort of (value, keys) rows; a `random` key draws from the game's generator.
@@ -555,7 +505,7 @@ class Evaluator:
                 self.too_deep(define, node)
             self.tick(node, DEFINE_CALL_STEPS)
             code = self.rules.code
-            value = code.defines[define.name](self, dict(zip(define.params, args)))
+            value = code.gen.body(define.name)(self, *args)
             for mod, when, amount in code.modifiers.get(define.name, ()):
                 self.tick(mod)
                 menv = dict(zip(mod.params, args))
@@ -597,6 +547,9 @@ class Evaluator:
     def changed_at(self, target, env, node):
         """`changed_at(x)`: when the `stacked` variable x last changed (0: never)."""
         return self.state.changed_at.get(self.var_key(target, env), 0)
+
+    def changed_at_key(self, key):
+        return self.state.changed_at.get(key, 0)
 
     def bi_moved_at(self, node, *a):
         """`moved_at(x)`: when the component x last moved (0: never since the game began)."""
@@ -791,13 +744,17 @@ class Evaluator:
         if target.kind == "name" and target.id in self.rules.global_vars:
             return (0, target.id)
         if target.kind == "field":
-            obj = self.eval(target.obj, env)
-            if isinstance(obj, Seat) and target.name in self.rules.player_vars:
-                return (obj.seat, target.name)
-            decl = self.rules.component_vars.get((obj.record, target.name)) \
-                if isinstance(obj, Item) else None
-            if decl is not None:  # state on a component: all of its kind share a visibility
-                return (0, decl.key)
+            return self.field_var_key(self.eval(target.obj, env), target.name, target)
+        raise RuleError("E0306", "expected a state variable such as `x` or `p.x`", target)
+
+    def field_var_key(self, obj, name: str, target):
+        """(seat number or 0, variable name) of `obj.name`, a player's or a component's."""
+        if isinstance(obj, Seat) and name in self.rules.player_vars:
+            return (obj.seat, name)
+        decl = self.rules.component_vars.get((obj.record, name)) \
+            if isinstance(obj, Item) else None
+        if decl is not None:  # state on a component: all of its kind share a visibility
+            return (0, decl.key)
         raise RuleError("E0306", "expected a state variable such as `x` or `p.x`", target)
 
 

@@ -281,7 +281,9 @@ class Game:
             raise DiagnosticError([self.error], self.rules.sources)
         machine = self.machine
         names = dict(env or {})
-        block = Compiler().block(stmts, frozenset(names))
+        gen = self.rules.code.gen
+        block = Compiler(gen).block(stmts, frozenset(names))
+        gen.flush()
         stack = [BlockFrame(block, names, 0)]
         try:
             decision = machine.run(stack)
@@ -470,7 +472,7 @@ class Game:
         out = {}
         if w is None or not w.keys or w.keys[0].kind != "sort_key":
             return out
-        key = self.rules.code.winner[2][0][0]
+        key = self.rules.code.winner[2]
         for seat in self.state.seats:
             try:
                 out[seat.seat] = key(self.machine, {w.binding.name: seat})

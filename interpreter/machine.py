@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..grammar import ast as A
 from .errors import RuleError
 from .evaluator import Evaluator, _same, truth
-from .flow import CHOOSER, DONE, BlockFrame, Decision, OptionInstance, RunFrame, Signal
+from .flow import CHOOSER, DONE, BlockFrame, Decision, OptionInstance, RunFrame, Signal, option_token
 from .pieces import fill_holdings
 from .rules import Rules
 from .state import MOVED, GameState, Limits
@@ -15,22 +15,6 @@ from .values import Grid, Item, Seat, Struct, Sym, elements, nesting_problem, sh
 
 RECOMPUTE = object()  # sent to a waiting decision after the state was changed from outside
 CONTROL_SIGNALS = (Signal,)
-
-
-def option_token(value, position: int) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return value.replace(":", "_").replace(" ", "_")
-    if isinstance(value, Sym):
-        return value.name
-    if isinstance(value, Seat):
-        return f"p{value.seat}"
-    if isinstance(value, Item):
-        return value.key or value.id  # a named row reads by its name: copies are alike
-    return str(position)
 
 
 def own_copy(value):
@@ -214,9 +198,8 @@ class Machine(Evaluator):
         w = self.rules.code.winner
         if w is None:
             return []
-        node, binds, keys = w
-        name = node.binding.name
-        ordered = self.ranked(name, binds, None, keys, {}, node)
+        node, rows, _ = w
+        ordered = self.order(rows(self, {}), node)
         if not ordered:
             return []
         if any(k.kind == "random_key" for k in node.keys):
@@ -305,59 +288,32 @@ class Machine(Evaluator):
     def _options(self, op, env, codes) -> list[OptionInstance]:
         out: list[OptionInstance] = []
         seen: set[str] = set()
-        limit = self.limits.max_options
         for opt in op.options if codes is None else codes:
-            for combo, positions in self.combinations(opt.binds, env):
-                if opt.where is not None and not truth(opt.where(self, combo), opt.node.where):
-                    continue
-                combo = dict(combo)
-                tokens = [option_token(combo[b.name], pos) for b, pos in zip(opt.binds, positions)]
-                oid = ":".join([opt.name] + tokens)
-                base, n = oid, 2
-                while oid in seen:
-                    oid = f"{base}~{n}"
-                    n += 1
-                seen.add(oid)
-                label = self.label_of(opt, combo)
-                out.append(OptionInstance(oid, label if self.watcher is None else label(), opt,
-                                          combo))
-                if len(out) > limit:
-                    raise RuleError("E0303", f"more than {limit} options at one decision",
-                                    op.node, "split the choice into smaller steps")
+            opt.enumerate(self, env, out, seen)
+        if self.watcher is not None:  # an audited decision reads them at once: seen now
+            for o in out:
+                o.label
         if codes is None and op.node.optional and out:
             out.append(OptionInstance("skip", "Skip", None, env))
         return out
 
-    def label_of(self, opt, combo):
-        """How an option reads, to be worked out when read (see OptionInstance). An audited
-        decision (a person who may undo) reads them at once: what they show is seen now."""
+    @staticmethod
+    def unique_option_id(oid: str, seen: set) -> str:
+        """`oid~2`, `oid~3`, ...: the id of another option that reads as one already listed."""
+        n = 2
+        while f"{oid}~{n}" in seen:
+            n += 1
+        return f"{oid}~{n}"
+
+    def too_many_options(self, node):
+        raise RuleError("E0303", f"more than {self.limits.max_options} options at one decision",
+                        node, "split the choice into smaller steps")
+
+    def label_text(self, opt, env) -> str:
+        """How an option reads (see OptionInstance): its label, or its name and values."""
         if opt.label is None:
-            return lambda: " ".join([opt.name.replace("_", " ")]
-                                    + [show(combo[b.name]) for b in opt.binds])
-
-        return lambda: self.traceless(lambda: opt.label(self, combo))
-
-    def combinations(self, binds, env, positions=()):
-        """Every combination of several bindings (options, reactions) with each value's 1-based
-        position in the list it came from (the child names are shared: copy to keep)."""
-        if not binds:
-            yield env, positions
-            return
-        first = binds[0]
-        items = self.items_of(first.source(self, env), f"`{first.name} in ...`", first.node)
-        child = dict(env)
-        name, rest, st = first.name, binds[1:], self.state
-        for k, value in enumerate(items, 1):
-            st.steps += 1  # `tick`, inline
-            if st.steps >= self.next_check:
-                self.steps_checked(first.node)
-            child[name] = value
-            if rest:
-                yield from self.combinations(rest, child, positions + (k,))
-            else:
-                yield child, positions + (k,)
-
-    token = staticmethod(option_token)
+            return " ".join([opt.name.replace("_", " ")] + [show(env[n]) for n in opt.names])
+        return self.traceless(lambda: opt.label(self, env))
 
     def log_decision(self, decision: Decision, chosen: OptionInstance) -> None:
         who = [decision.player.seat] if decision.secret else None
@@ -754,8 +710,7 @@ class Machine(Evaluator):
         if not isinstance(amounts, list) or not all(type(a) is int for a in amounts):
             raise RuleError("E0306", "`award` needs a list of numbers, like [5, 3, 1]",
                             node.amounts)
-        name = node.binding.name
-        ordered = self.ranked(name, op.binds, op.where, op.keys, env, node)
+        ordered = self.order(op.rows(self, env), node)
         drawn = any(k.kind == "random_key" for k in node.keys)  # a random key leaves no ties
         given = []
         rank = i = 0

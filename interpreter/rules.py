@@ -50,7 +50,7 @@ class Rules:
     sources: dict[str, str] = field(default_factory=dict)  # file -> text, to quote diagnostics
     chain: list[str] = field(default_factory=list)         # the files it was loaded from
     variants: list[str] = field(default_factory=list)      # variants chosen on top of the file
-    compiled: dict = field(default_factory=dict)  # id(node) -> (node, closure): compiler.py
+    compiled: dict = field(default_factory=dict)  # id(node) -> (node, function): codegen.py
     code: "Code | None" = None  # the declarations compiled once (see `compile_code`)
     record_texts: dict = field(default_factory=dict)  # record -> its `show`, compiled
 
@@ -212,19 +212,20 @@ def _write_item_texts(rules: Rules) -> None:
 
 @dataclass
 class Code:
-    """The declarations of a ruleset compiled once (``compiler.py`` for expressions,
+    """The declarations of a ruleset compiled once (``codegen.py`` for expressions,
     ``flow.py`` for statements), with every name resolved by the scope it stands in."""
+
+    gen: object = None                                # the Generator of its functions
 
     consts: list = field(default_factory=list)        # (name, value)
     globals: dict = field(default_factory=dict)       # name -> (declaration, starting value)
     players: dict = field(default_factory=dict)       # name -> (declaration, starting value)
     bounds: dict = field(default_factory=dict)        # id(state declaration) -> (low, high)
-    defines: dict = field(default_factory=dict)       # name -> body
-    repeatable: frozenset = frozenset()               # defines worth remembering (memo)
     modifiers: dict = field(default_factory=dict)     # define -> [(modifier, when, value)]
     procedures: dict = field(default_factory=dict)    # name -> (params, block)
     events: dict = field(default_factory=dict)        # name -> [(params, block)]
-    reactions: list = field(default_factory=list)     # (declaration, bindings, condition, block)
+    # (declaration, names bound, condition, block, the combinations of its bindings)
+    reactions: list = field(default_factory=list)
     invariants: list = field(default_factory=list)    # (declaration, test, reads)
     # invariant -> its `when`, compiled: it is checked only at moments when that holds
     invariant_moments: dict = field(default_factory=dict)
@@ -232,7 +233,8 @@ class Code:
     policies: dict = field(default_factory=dict)      # automaton -> [(option, within, keys)]
     otherwise: dict = field(default_factory=dict)     # automaton -> its `otherwise` line, if any
     scopes: dict = field(default_factory=dict)        # id(choose) -> (choose, names it is in)
-    winner: tuple | None = None                       # (declaration, bindings, keys)
+    # (declaration, its ranking (codegen.Generator.ranking), its first key (the score) or None)
+    winner: tuple | None = None
     setup: object = None
     play: object = None
     scoring: object = None
@@ -241,12 +243,14 @@ class Code:
 
 
 def compile_code(rules: Rules) -> Code:
-    from .compiler import bindings, compile_expr, compile_keys
-    from .dependencies import repeatable_defines, variables_read
+    from .codegen import Generator
+    from .dependencies import variables_read
     from .flow import Compiler
 
-    c = Compiler()
-    code = Code(blocks=c.blocks, ops=c.ops)
+    gen = Generator(rules)
+    compile_expr = gen.expr
+    c = Compiler(gen)
+    code = Code(gen=gen, blocks=c.blocks, ops=c.ops)
     none = frozenset()
     for d in rules.consts:
         code.consts.append((d.name, compile_expr(d.value, none)))
@@ -258,9 +262,6 @@ def compile_code(rules: Rules) -> Code:
             if d.at_least is not None or d.at_most is not None:
                 code.bounds[id(d)] = tuple(compile_expr(b, scope) if b is not None else None
                                            for b in (d.at_least, d.at_most))
-    for name, d in rules.defines.items():
-        code.defines[name] = compile_expr(d.body, frozenset(d.params))
-    code.repeatable = repeatable_defines(rules)
     for target, mods in rules.modifiers.items():
         code.modifiers[target] = [
             (m, compile_expr(m.when, frozenset(m.params)) if m.when is not None else None,
@@ -270,8 +271,10 @@ def compile_code(rules: Rules) -> Code:
     for name, handlers in rules.events.items():
         code.events[name] = [(h.params, c.block(h.body, frozenset(h.params))) for h in handlers]
     for r in rules.reactions:
-        binds, inner = bindings(r.bindings, none)
-        code.reactions.append((r, binds, compile_expr(r.condition, inner), c.block(r.body, inner)))
+        names = tuple(b.name for b in r.bindings)
+        inner = frozenset(names)
+        code.reactions.append((r, names, compile_expr(r.condition, inner), c.block(r.body, inner),
+                               gen.combinations(r.bindings, none)))
     for inv in rules.invariants:
         code.invariants.append((inv, compile_expr(inv.test, none),
                                 variables_read(inv.test, rules)))
@@ -281,15 +284,18 @@ def compile_code(rules: Rules) -> Code:
         code.pieces.append((d, compile_expr(d.total, none)))
     for auto in rules.automata:
         # a policy's keys read the names of whichever option they rank: no fixed scope
-        code.policies[auto.name] = [(p.option, p.within, compile_keys(p.keys, None))
+        code.policies[auto.name] = [(p.option, p.within, gen.keys(p.keys, None))
                                     for p in auto.policies]
         if auto.otherwise is not None:
             code.otherwise[auto.name] = auto.otherwise
     if any(p.within for auto in rules.automata for p in auto.policies):
         code.scopes = A.decision_scopes(rules.program.declarations)
     if rules.winner is not None:
-        binds, inner = bindings([rules.winner.binding], none)
-        code.winner = (rules.winner, binds, compile_keys(rules.winner.keys, inner))
+        w = rules.winner
+        first = w.keys[0] if w.keys else None
+        score = compile_expr(first.expr, frozenset({w.binding.name})) \
+            if first is not None and first.kind == "sort_key" else None
+        code.winner = (w, gen.ranking(w.binding, None, w.keys, none), score)
     for part in ("setup", "play", "scoring"):
         decl = getattr(rules, part)
         if decl is not None:
@@ -298,4 +304,5 @@ def compile_code(rules: Rules) -> Code:
         if record.show is not None:
             rules.record_texts[name] = compile_expr(
                 record.show, frozenset(f.name for f in record.fields) | {A.ROW_KEY})
+    gen.flush()
     return code

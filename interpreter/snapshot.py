@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .flow import (
     FRAMES, AwardFrame, BlockFrame, ChooseFrame, ComposeFrame, Decision, LoopFrame, OptionInstance, ReactFrame,
-    RestoreFrame, RunFrame, SimFrame, TriggerFrame,
+    RestoreFrame, RunFrame, SimFrame, TriggerFrame, new_option,
 )
 from .rng import Rng
 from .state import GameState
@@ -83,10 +83,12 @@ class Copier:
     def option(self, o: OptionInstance) -> OptionInstance:
         """An option of a waiting decision; a label not read yet stays unread, to be worked out
         by the copy's machine over the copy's state (a copy costs no label)."""
-        env = self.value(o.env)
+        if o.option is None:
+            return OptionInstance(o.id, o.label, None, self.value(o.env))
+        copy = new_option(o.id, o.option, self.value(o.base), self.value(o.values), self.machine)
         if isinstance(o._label, str):
-            return OptionInstance(o.id, o._label, o.option, env)
-        return OptionInstance(o.id, lambda: self.machine.label_of(o.option, env)(), o.option, env)
+            copy._label = o._label
+        return copy
 
     def frame(self, f):
         new = object.__new__(type(f))

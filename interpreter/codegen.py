@@ -1,0 +1,837 @@
+"""Expressions compiled once into Python functions generated from the validated syntax tree.
+
+Each expression a ruleset evaluates (a statement's value, a `where`, a label, a `define`'s
+body) becomes a Python function written from its AST when the rules load, never from the text
+of a rules file: a name or a text of the rules reaches the source only as ``repr`` of a Python
+string (an escaped literal), and every other value (a node, an enum member, a component, a
+table) as a constant of the module the functions live in (``k12``). Identifiers in the source
+are the generator's own (``t3``, ``v2``, ``d5``), never names from the rules.
+
+Names are resolved here, once (as starlark-go's resolver binds each identifier): a value bound
+inside the expression (a comprehension's binding, a define's parameter) is a Python local, a
+name bound in the enclosing block reads the block's names (``env``), anything else is a global,
+a constant, an enum member, a table, an enum or a built-in value, decided now. Expressions
+compiled without a known scope (a scenario's `expect`) look at ``env`` first, then the rest.
+
+The common cases are written out in the source (numbers, comparisons, grid cells, fields,
+loops over bindings, calls of defines); everything else, and every error, goes through the
+runtime (``evaluator.Evaluator``), the one place where each construct's work is done.
+
+Functions are generated per ruleset and compiled in one batch (``Generator.flush``): until
+then a compiled expression is a stub whose code is filled in by the flush.
+"""
+from __future__ import annotations
+
+import types
+import warnings
+
+from ..validator.builtins import BUILTIN_FUNCTIONS
+from .errors import RuleError
+from .state import DEFINE_CALL_STEPS
+from .values import Grid, Item, Seat, Struct, Sym
+
+_MISSING = object()
+
+# The scope of an expression given by its caller: the names of the enclosing block (read from
+# `env`), or None when unknown (look at `env` first, whatever it holds).
+Scope = frozenset | None
+
+# What generated code may call by name: no other built-in of Python is reachable from it.
+_SAFE_BUILTINS = {"type": type, "len": len, "range": range, "list": list, "dict": dict,
+                  "int": int, "str": str, "bool": bool, "enumerate": enumerate,
+                  "ValueError": ValueError}
+
+# Element types for which Python's `list.index` finds what `Evaluator.contains` finds.
+_INDEXABLE = frozenset({str, Sym, Seat, Item, Struct, type(None)})
+
+
+def _placeholder(m, env):
+    raise RuntimeError("a generated function was called before its ruleset was compiled")
+
+
+class Bound:
+    """A binding `x in xs` of a statement (an option, a reaction): its name and compiled
+    source (a function of the enclosing names), and the scope after it."""
+
+    __slots__ = ("node", "name", "source", "scope")
+
+    def __init__(self, gen: "Generator", node, scope: Scope):
+        self.node, self.name = node, node.name
+        self.source = gen.expr(node.source, scope)
+        self.scope = None if scope is None else scope | {node.name}
+
+
+class _Scope:
+    """Where each name visible in generated code lives: `py` maps names bound in the function
+    itself to its Python locals; `env` is the set of names read from the block's names (None:
+    unknown, look there first)."""
+
+    __slots__ = ("py", "env")
+
+    def __init__(self, py: dict, env: Scope):
+        self.py, self.env = py, env
+
+    def bind(self, name: str, var: str) -> "_Scope":
+        return _Scope({**self.py, name: var}, self.env)
+
+
+class _Fn:
+    """The source of one generated function being written."""
+
+    def __init__(self, gen: "Generator", name: str, params: str, env: str):
+        self.gen, self.name, self.params, self.env = gen, name, params, env
+        self.lines: list[str] = []
+        self.depth = 1
+        self.n = 0
+        self.hoists: dict[str, str] = {}
+        # Variables read once at the start (the state stands still while an expression is
+        # worked out): (dict, name) -> the local holding `dict.get(name, _M)`.
+        self.reads: dict[tuple[str, str], str] = {}
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def tmp(self) -> str:
+        self.n += 1
+        return f"t{self.n}"
+
+    def use(self, name: str) -> str:
+        """A value read once at the start of the function (the state, its globals, ...)."""
+        self.hoists[name] = _HOISTS[name]
+        return name
+
+    def read(self, where: str, name: str) -> str:
+        """A local holding `where.get(name, _M)` (`where`: a hoisted dict), read at the start."""
+        local = self.reads.get((where, name))
+        if local is None:
+            self.use(where)
+            local = self.reads[(where, name)] = f"r{len(self.reads)}"
+        return local
+
+    def steps(self, n: str, node: str) -> None:
+        """Charge `n` steps (`Evaluator.tick`, written out)."""
+        st = self.use("st")
+        self.emit(f"{st}.steps += {n}")
+        self.emit(f"if {st}.steps >= m.next_check: m.steps_checked({node})")
+
+    def source(self) -> str:
+        head = ["    " + f"{k} = {v}" for k, v in sorted(self.hoists.items(),
+                                                      key=lambda kv: _HOIST_ORDER[kv[0]])]
+        head += ["    " + f"{local} = {where}.get({name!r}, _M)"
+                 for (where, name), local in self.reads.items()]
+        return "\n".join([f"def {self.name}({self.params}):", *head, *self.lines])
+
+
+_HOISTS = {"st": "m.state", "G": "m.state.globals", "C": "m.state.consts", "W": "m.watcher",
+           "MAXN": "m.limits.max_number"}
+_HOIST_ORDER = {name: i for i, name in enumerate(_HOISTS)}
+
+
+class _Indent:
+    def __init__(self, fn: _Fn):
+        self.fn = fn
+
+    def __enter__(self):
+        self.fn.depth += 1
+
+    def __exit__(self, *exc):
+        self.fn.depth -= 1
+
+
+class Generator:
+    """Writes and compiles the functions of one ruleset (and of expressions met later, such as
+    a scenario's, which may call its defines): one module namespace for all of them."""
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.ns: dict = {"__builtins__": _SAFE_BUILTINS, "_M": _MISSING, "_E": {},
+                         "Grid": Grid, "Seat": Seat, "Item": Item, "Struct": Struct,
+                         "RuleError": RuleError}
+        self._const_names: dict[int, str] = {}
+        self._kept: list = []  # the constants, kept alive so that their ids stay theirs
+        self._pending: list[tuple[str, str, object]] = []  # (name, source, stub or None)
+        self._count = 0
+        self.sources: list[str] = []
+        self._defines: dict[str, str] = {}  # define -> the name of its function
+        self._bodies: dict = {}  # define -> its body alone (called with its modifiers)
+        self._const_names_of_rules = {d.name for d in rules.consts}
+        self._builtins = None
+
+    # ------------------------------------------------------------------------ the module
+    def const(self, value) -> str:
+        """A module constant holding `value` (a node, a member, a component, ...)."""
+        name = self._const_names.get(id(value))
+        if name is None:
+            name = self._const_names[id(value)] = f"k{len(self._kept)}"
+            self._kept.append(value)
+            self.ns[name] = value
+        return name
+
+    def _fresh(self, prefix: str) -> str:
+        self._count += 1
+        return f"{prefix}{self._count}"
+
+    def flush(self) -> None:
+        """Compile every function written since the last flush, and fill in their stubs."""
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        source = "\n\n".join(src for _, src, _ in pending) + "\n"
+        self.sources.append(source)  # what `rulebook` developers read when debugging
+        with warnings.catch_warnings():  # `(1) is True`: a literal tested as rules allow it
+            warnings.simplefilter("ignore", SyntaxWarning)
+            code = compile(source, "<rules, generated>", "exec")
+        exec(code, self.ns)  # noqa: S102 - generated from the validated AST, not from rule text
+        for name, _, stub in pending:
+            if stub is not None:
+                stub.__code__ = self.ns[name].__code__
+
+    def _function(self, fn: _Fn, stub: bool = True):
+        stub_fn = types.FunctionType(_placeholder.__code__, self.ns, fn.name) if stub else None
+        self._pending.append((fn.name, fn.source(), stub_fn))
+        return stub_fn
+
+    # --------------------------------------------------------------------------- entries
+    def expr(self, node, scope: Scope = None):
+        """A function `f(machine, env)` computing `node`, where `scope` is the set of names of
+        the enclosing block (None: unknown)."""
+        if node is None:
+            return None
+        fn = _Fn(self, self._fresh("e"), "m, env", "env")
+        result = self.ex(node, fn, _Scope({}, scope))
+        fn.emit(f"return {result}")
+        return self._function(fn)
+
+    def bindings(self, nodes, scope: Scope) -> tuple[list[Bound], Scope]:
+        """Several bindings of a statement, each seeing the names of those before it."""
+        out = []
+        for b in nodes:
+            bound = Bound(self, b, scope)
+            out.append(bound)
+            scope = bound.scope
+        return out, scope
+
+    def keys(self, keys, scope: Scope) -> list:
+        """Sort keys of an automaton's `prefer` line: (function or None for `random`,
+        descending)."""
+        return [(None, False) if k.kind == "random_key" else (self.expr(k.expr, scope),
+                                                               k.descending) for k in keys]
+
+    def ranking(self, binding, where, keys, scope: Scope):
+        """A function `f(machine, env)` giving (element, key values) for each element of
+        `binding` that meets `where`, unordered (``Evaluator.order`` orders them): `award`,
+        `winner`."""
+        fn = _Fn(self, self._fresh("r"), "m, env", "env")
+        rows = self._rows(fn, _Scope({}, scope), binding, where, _sort_keys(keys))
+        fn.emit(f"return {rows}")
+        return self._function(fn)
+
+    def options(self, option, node, choose, scope: Scope):
+        """A function `f(machine, env, out, seen)` appending to `out` an ``OptionInstance``
+        for each legal combination of the bindings of `node` (an option of statement
+        `choose`; `option` its OptionCode), with its id (`name:token:token`, made unique
+        among `seen`)."""
+        from .flow import new_option, option_token
+
+        fn = _Fn(self, self._fresh("o"), "m, env, out, seen", "env")
+        positions: list = []
+        code, limit = self.const(option), self.const(choose)
+        self.ns.setdefault("option_token", option_token)
+        self.ns.setdefault("new_option", new_option)
+
+        def body(inner):
+            parts = [repr(node.name)]
+            for b, k in zip(node.bindings, positions):
+                v = inner.py[b.name]
+                parts += ["':'", f"str({v})" if k is None else f"option_token({v}, {k})"]
+            oid = fn.tmp()
+            fn.emit(f"{oid} = {' + '.join(parts)}")
+            fn.emit(f"if {oid} in seen: {oid} = m.unique_option_id({oid}, seen)")
+            fn.emit(f"seen.add({oid})")
+            values = "".join(inner.py[b.name] + ", " for b in node.bindings)
+            fn.emit(f"out.append(new_option({oid}, {code}, env, ({values}), m))")
+            fn.emit(f"if len(out) > m.limits.max_options: m.too_many_options({limit})")
+        self.loops(fn, _Scope({}, scope), node.bindings, node.where, body, positions=positions)
+        return self._function(fn)
+
+    def combinations(self, nodes, scope: Scope):
+        """A function `f(machine, env)` giving, for each combination of the bindings `nodes`,
+        the names they bind (a reaction's bindings)."""
+        fn = _Fn(self, self._fresh("c"), "m, env", "env")
+        out = fn.tmp()
+        fn.emit(f"{out} = []")
+        self.loops(fn, _Scope({}, scope), nodes, None, lambda inner: fn.emit(
+            f"{out}.append({{{', '.join(f'{b.name!r}: {inner.py[b.name]}' for b in nodes)}}})"))
+        fn.emit(f"return {out}")
+        return self._function(fn)
+
+    def define(self, name: str) -> str:
+        """The name of the function computing define `name` (written on first use)."""
+        fname = self._defines.get(name)
+        if fname is None:
+            fname = self._defines[name] = self._fresh("d")
+            decl = self.rules.defines[name]
+            params = [f"a{i}" for i in range(len(decl.params))]
+            fn = _Fn(self, fname, ", ".join(["m", "node", *params]), "_E")
+            fn.emit("d = m.depth = m.depth + 1")
+            fn.emit("try:")
+            with _Indent(fn):
+                fn.emit(f"if d > m.limits.max_depth: m.too_deep({self.const(decl)}, node)")
+                fn.steps(str(DEFINE_CALL_STEPS), "node")
+                result = self.ex(decl.body, fn, _Scope(dict(zip(decl.params, params)),
+                                                      frozenset()))
+                fn.emit(f"return {result}")
+            fn.emit("finally:")
+            with _Indent(fn):
+                fn.emit("m.depth -= 1")
+            self._function(fn, stub=False)
+        return fname
+
+    def body(self, name: str):
+        """Define `name`'s body alone, `f(machine, *arguments)`: what `Evaluator.call_define`
+        runs before the define's modifiers."""
+        stub = self._bodies.get(name)
+        if stub is None:
+            decl = self.rules.defines[name]
+            params = [f"a{i}" for i in range(len(decl.params))]
+            fn = _Fn(self, self._fresh("b"), ", ".join(["m", *params]), "_E")
+            result = self.ex(decl.body, fn, _Scope(dict(zip(decl.params, params)), frozenset()))
+            fn.emit(f"return {result}")
+            stub = self._bodies[name] = self._function(fn)
+            self.flush()
+        return stub
+
+    # ----------------------------------------------------------------------- expressions
+    def ex_int(self, node, fn, sc):
+        return f"({node.value!r})"
+
+    ex_str = ex_bool = ex_int
+
+    def ex_none(self, node, fn, sc):
+        return "None"
+
+    def ex_template(self, node, fn, sc):
+        pieces = []
+        for p in node.parts:
+            if p.kind == "text_part":
+                pieces.append(repr(p.text))
+                continue
+            v = self.ex(p.expr, fn, sc)
+            t = fn.tmp()
+            fn.emit(f"{t} = {v} if type({v}) is str else m.shown({v}, {self.const(node)})")
+            pieces.append(t)
+        t = fn.tmp()
+        fn.emit(f"{t} = m.joined(({', '.join(pieces)},), {self.const(node)})")
+        return t
+
+    # names
+    def ex_name(self, node, fn, sc, borrow: bool = False):
+        name = node.id
+        if name in sc.py:
+            return sc.py[name]
+        t = fn.tmp()
+        if sc.env is not None:
+            if name in sc.env:
+                fn.emit(f"{t} = env[{name!r}]")
+                return t
+            self._named(node, fn, t, borrow)
+            return t
+        fn.emit(f"{t} = {fn.env}.get({name!r}, _M)")
+        fn.emit(f"if {t} is _M:")
+        with _Indent(fn):
+            self._named(node, fn, t, borrow)
+        return t
+
+    def _named(self, node, fn, t: str, borrow: bool) -> None:
+        """`t = ` the value of a name that no enclosing block binds (`borrow`: a table, an
+        enum or the players may be given as the list itself, for a reader that keeps none)."""
+        rules, name, at = self.rules, node.id, self.const(node)
+        if name in rules.global_vars:
+            fn.emit(f"{t} = {fn.read('G', name)}")
+            fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
+            fn.emit(f"elif {fn.use('W')} is not None: m.note_read(0, {name!r}, {t})")
+        elif name in self._const_names_of_rules:
+            fn.emit(f"{t} = {fn.read('C', name)}")
+            fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
+        elif name in rules.members:
+            fn.emit(f"{t} = {self.const(rules.members[name])}")
+        elif name in rules.tables or name in rules.enums:
+            shared = self.const(rules.tables[name] if name in rules.tables else rules.enums[name])
+            fn.emit(f"{t} = {shared}" if borrow else f"{t} = list({shared})")
+        elif name == "players":
+            fn.emit(f"{t} = {fn.use('st')}.seats" if borrow else f"{t} = list({fn.use('st')}.seats)")
+        elif name in _STATE_VALUES:
+            fn.emit(f"{t} = {_STATE_VALUES[name].format(st=fn.use('st'))}")
+        else:
+            fn.emit(f"{t} = m.named_value({name!r}, {at}, {fn.env})")  # raises: unknown
+
+    def _is_row_table(self, node, sc) -> str | None:
+        """The table `node` names, when it is a name no block binds that means a table."""
+        if node.kind != "name" or node.id in sc.py or (sc.env is not None and node.id in sc.env):
+            return None
+        name = node.id
+        if name in self.rules.global_vars or name in self._const_names_of_rules \
+                or name in self.rules.members or name not in self.rules.tables:
+            return None
+        return name if sc.env is not None and name in self.rules.rows else None
+
+    def ex_field(self, node, fn, sc):
+        name, at = node.name, self.const(node)
+        table = self._is_row_table(node.obj, sc)
+        t = fn.tmp()
+        if table is not None:  # `cards.guard`: a row of a table by its name
+            item = self.rules.rows[table].get(name)
+            fn.emit(f"{t} = {self.const(item)}" if item is not None
+                    else f"{t} = m.row({table!r}, {name!r}, {at})")
+            return t
+        o = self.ex(node.obj, fn, sc, True) if node.obj.kind == "name" else self.ex(node.obj, fn, sc)
+        if node.obj.kind == "name" and sc.env is None and node.obj.id not in sc.py \
+                and node.obj.id in self.rules.rows:
+            # scope unknown: `cards.guard` when `cards` turns out to be a list
+            fn.emit(f"if type({o}) is list:")
+            with _Indent(fn):
+                fn.emit(f"{t} = m.row({node.obj.id!r}, {name!r}, {at})")
+            fn.emit(f"elif type({o}) is Seat:")
+        else:
+            fn.emit(f"if type({o}) is Seat:")
+        with _Indent(fn):
+            fn.emit(f"{t} = {o}.vars.get({name!r}, _M)")
+            fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
+            fn.emit(f"elif {fn.use('W')} is not None: m.note_read({o}.seat, {name!r}, {t})")
+        fn.emit(f"elif type({o}) is Item or type({o}) is Struct:")
+        with _Indent(fn):
+            fn.emit(f"{t} = {o}.fields.get({name!r}, _M)")
+            fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
+        fn.emit("else:")
+        with _Indent(fn):
+            fn.emit(f"{t} = m.get_field({o}, {name!r}, {at})")
+        return t
+
+    def ex_index(self, node, fn, sc):
+        at = self.const(node)
+        table = None
+        if node.obj.kind == "name" and node.obj.id not in sc.py and (
+                sc.env is None or node.obj.id not in sc.env):
+            table = node.obj.id
+        o = self.ex(node.obj, fn, sc, True) if node.obj.kind == "name" else self.ex(node.obj, fn, sc)
+        idx = [self.ex(i, fn, sc) for i in node.indices]
+        t = fn.tmp()
+        if len(idx) == 2:
+            r, c = idx
+            fn.emit(f"if type({o}) is Grid and type({r}) is int and type({c}) is int "
+                    f"and 1 <= {r} <= {o}.rows and 1 <= {c} <= {o}.columns:")
+            with _Indent(fn):
+                fn.emit(f"{t} = {o}.cells[({r} - 1) * {o}.columns + {c} - 1]")
+        elif len(idx) == 1:
+            i = idx[0]
+            fn.emit(f"if type({o}) is list and type({i}) is int and 1 <= {i} <= len({o}):")
+            with _Indent(fn):
+                fn.emit(f"{t} = {o}[{i} - 1]")
+            fn.emit(f"elif type({o}) is dict:")
+            with _Indent(fn):
+                fn.emit(f"{t} = {o}.get({i})")
+        else:
+            fn.emit("if False:")
+            with _Indent(fn):
+                fn.emit("pass")
+        fn.emit("else:")
+        with _Indent(fn):
+            fn.emit(f"{t} = m.index({o}, [{', '.join(idx)}], {at}, {table!r})")
+        return t
+
+    # operators
+    def ex_unary(self, node, fn, sc):
+        v = self.ex(node.operand, fn, sc)
+        t = fn.tmp()
+        at = self.const(node)
+        if node.op == "not":
+            fn.emit(f"if type({v}) is not bool: m.truth({v}, {at})")
+            fn.emit(f"{t} = not {v}")
+        else:
+            fn.emit(f"{t} = -{v} if type({v}) is int else m.cannot_negate({v}, {at})")
+        return t
+
+    def ex_binary(self, node, fn, sc):
+        op, at = node.op, self.const(node)
+        t = fn.tmp()
+        if op in ("and", "or"):
+            decided = "True" if op == "or" else "False"
+            a = self.ex(node.left, fn, sc)
+            fn.emit(f"if {a} is {decided}:")
+            with _Indent(fn):
+                fn.emit(f"{t} = {decided}")
+            fn.emit("else:")
+            with _Indent(fn):
+                other = "False" if op == "or" else "True"
+                fn.emit(f"if {a} is not {other}: m.truth({a}, {self.const(node.left)})")
+                b = self.ex(node.right, fn, sc)
+                fn.emit(f"{t} = {b} if type({b}) is bool else m.truth({b}, "
+                        f"{self.const(node.right)})")
+            return t
+        if op in ("in", "not in"):
+            a = self.ex(node.left, fn, sc)
+            b = (self.ex(node.right, fn, sc, True) if node.right.kind == "name"
+                 else self.ex(node.right, fn, sc))
+            i = fn.tmp()
+            fn.emit(f"if type({b}) is list and type({a}) in _INDEXABLE:")
+            with _Indent(fn):
+                fn.emit("try:")
+                fn.emit(f"    {i} = {b}.index({a}) + 1")
+                fn.emit("except ValueError:")
+                fn.emit(f"    {i} = 0")
+                fn.steps(f"({i} or len({b}))", at)
+                fn.emit(f"{t} = {i} {'>' if op == 'in' else '=='} 0")
+            fn.emit("else:")
+            with _Indent(fn):
+                fn.emit(f"{t} = m.binary_values({at}, {a}, {b})")
+            self.ns.setdefault("_INDEXABLE", _INDEXABLE)
+            return t
+        a = self.ex(node.left, fn, sc)
+        b = self.ex(node.right, fn, sc)
+        slow = f"m.binary_values({at}, {a}, {b})"
+        if op in ("+", "-", "*"):
+            fn.emit(f"if {self._ints(node, a, b)}:")
+            with _Indent(fn):
+                fn.emit(f"{t} = {a} {op} {b}")
+                maxn = fn.use("MAXN")
+                fn.emit(f"if not -{maxn} <= {t} <= {maxn}: {t} = {slow}")
+            fn.emit("else:")
+            with _Indent(fn):
+                fn.emit(f"{t} = {slow}")
+        elif op in ("<", "<=", ">", ">="):
+            fn.emit(f"{t} = {a} {op} {b} if {self._ints(node, a, b)} else {slow}")
+        elif op in ("==", "!="):
+            fn.emit(f"{t} = {self._equal(node, sc, a, b, slow)}")
+        elif op == "..":
+            fn.emit(f"if {self._ints(node, a, b)} and 0 <= {b} - {a} < 64:")
+            with _Indent(fn):
+                fn.steps(f"{b} - {a} + 1", at)
+                fn.emit(f"{t} = list(range({a}, {b} + 1))")
+            fn.emit("else:")
+            with _Indent(fn):
+                fn.emit(f"{t} = {slow}")
+        else:
+            fn.emit(f"{t} = {slow}")
+        return t
+
+    @staticmethod
+    def _ints(node, a: str, b: str) -> str:
+        """The test that both operands are numbers (a literal number needs none)."""
+        tests = [f"type({v}) is int" for v, side in ((a, node.left), (b, node.right))
+                 if side.kind != "int"]
+        return " and ".join(tests) or "True"
+
+    def _equal(self, node, sc, a: str, b: str, slow: str) -> str:
+        """`a == b` (or `!=`) as the runtime's `_same` decides it, with the slow path for
+        lists, maps, grids and structures."""
+        neg = node.op == "!="
+        for side, other, v, w in ((node.right, node.left, b, a), (node.left, node.right, a, b)):
+            if side.kind == "none":  # nothing else equals none
+                return f"{w} is not None" if neg else f"{w} is None"
+            if side.kind in ("int", "str"):
+                same = f"{w} == {v}" if not neg else f"{w} != {v}"
+                want = "int" if side.kind == "int" else "str"
+                return f"({same}) if type({w}) is {want} else {slow}"
+            if side.kind == "name" and self._is_member(side, sc):
+                return f"{w} is not {v}" if neg else f"{w} is {v}"
+        yes, no = ("False", "True") if neg else ("True", "False")
+        same = f"{a} == {b}" if not neg else f"{a} != {b}"
+        # identical values are equal; values of two types never are; lists, maps and grids
+        # are compared by the runtime (element by element, charged); other values by identity
+        return (f"{yes} if {a} is {b} else {no} if type({a}) is not type({b}) else ({same}) "
+                f"if type({a}) is int or type({a}) is str or type({a}) is bool else {slow} "
+                f"if type({a}) is list or type({a}) is dict or type({a}) is Grid else {no}")
+
+    def _is_member(self, node, sc) -> bool:
+        """Whether a name means an enum member (no block binds it, nor is it a global or a
+        constant)."""
+        name = node.id
+        return (name in self.rules.members and name not in sc.py and sc.env is not None
+                and name not in sc.env and name not in self.rules.global_vars
+                and name not in self._const_names_of_rules)
+
+    def ex_conditional(self, node, fn, sc):
+        c = self.ex(node.test, fn, sc)
+        t = fn.tmp()
+        fn.emit(f"if {c} is True:")
+        with _Indent(fn):
+            fn.emit(f"{t} = {self.ex(node.then, fn, sc)}")
+        fn.emit(f"elif {c} is False:")
+        with _Indent(fn):
+            fn.emit(f"{t} = {self.ex(node.otherwise, fn, sc)}")
+        fn.emit("else:")
+        with _Indent(fn):
+            fn.emit(f"{t} = m.truth({c}, {self.const(node.test)})")
+        return t
+
+    def ex_list(self, node, fn, sc):
+        if node.items:
+            fn.steps(str(len(node.items)), self.const(node))
+        items = [self.ex(x, fn, sc) for x in node.items]
+        t = fn.tmp()
+        fn.emit(f"{t} = [{', '.join(items)}]")
+        return t
+
+    def ex_map_lit(self, node, fn, sc):
+        if node.entries:
+            fn.steps(str(len(node.entries)), self.const(node))
+        pairs = [f"{self.ex(e.key, fn, sc)}: {self.ex(e.value, fn, sc)}" for e in node.entries]
+        t = fn.tmp()
+        fn.emit(f"{t} = {{{', '.join(pairs)}}}")
+        return t
+
+    def ex_record_lit(self, node, fn, sc):
+        fields = [f"({f.name!r}, {self.ex(f.value, fn, sc)}, {self.const(f)})"
+                  for f in node.fields]
+        t = fn.tmp()
+        fn.emit(f"{t} = m.new_struct({self.const(node)}, [{', '.join(fields)}])")
+        return t
+
+    def ex_match(self, node, fn, sc):
+        v = self.ex(node.subject, fn, sc)
+        t = fn.tmp()
+        opened = 0
+        for case in node.cases:
+            if case.value is None:
+                fn.emit(f"{t} = {self.ex(case.result, fn, sc)}")
+                break
+            c = self.ex(case.value, fn, sc)
+            fn.emit(f"if {v} is {c} or m.same({v}, {c}):")
+            with _Indent(fn):
+                fn.emit(f"{t} = {self.ex(case.result, fn, sc)}")
+            fn.emit("else:")
+            fn.depth += 1
+            opened += 1
+        else:
+            fn.emit(f"{t} = m.no_case({v}, {self.const(node)})")
+        fn.depth -= opened
+        return t
+
+    # comprehensions
+    def loops(self, fn, sc, binds, where, body, flag: str | None = None,
+              positions: list | None = None) -> None:
+        """Loops over `binds` (each source read once per combination of the bindings before
+        it, each element visited a step), skipping what fails `where`; `body(scope)` writes
+        the innermost code. With `flag`, the body may set it and `break`: every loop ends.
+        With `positions`, each binding's 1-based position in its list is appended to it (None
+        for a range, whose values are numbers)."""
+        inner = sc
+        for depth, b in enumerate(binds):
+            it, ranged = self._items(b, fn, inner)
+            v = fn.tmp()
+            if positions is not None and not ranged:
+                k = fn.tmp()
+                positions.append(k)
+                fn.emit(f"for {k}, {v} in enumerate({it}, 1):")
+            else:
+                if positions is not None:
+                    positions.append(None)
+                fn.emit(f"for {v} in {it}:")
+            fn.depth += 1
+            fn.steps("1", self.const(b))
+            inner = inner.bind(b.name, v)
+        opened = 0
+        if where is not None:
+            w = self.ex(where, fn, inner)
+            if binds:
+                fn.emit(f"if {w} is not True:")
+                with _Indent(fn):
+                    fn.emit(f"if {w} is not False: m.truth({w}, {self.const(where)})")
+                    fn.emit("continue")
+            else:  # no loop to continue: the body runs only when `where` holds
+                fn.emit(f"if {w} is not True and {w} is not False: "
+                        f"m.truth({w}, {self.const(where)})")
+                fn.emit(f"if {w} is True:")
+                fn.depth += 1
+                opened = 1
+        body(inner)
+        fn.depth -= opened
+        for depth in range(len(binds) - 1, -1, -1):
+            fn.depth -= 1
+            if flag is not None and depth > 0:
+                fn.emit(f"if {flag}: break")
+
+    def _items(self, b, fn, sc) -> tuple[str, bool]:
+        """What binding `b` walks: a list's elements, a grid's cells, a map's keys, a range;
+        and whether it is a range of numbers."""
+        src = b.source
+        it = fn.tmp()
+        at = self.const(b)
+        if src.kind == "binary" and src.op == "..":
+            lo, hi = self.ex(src.left, fn, sc), self.ex(src.right, fn, sc)
+            fn.emit(f"if {self._ints(src, lo, hi)} and 0 <= {hi} - {lo} < 64:")
+            with _Indent(fn):
+                fn.steps(f"{hi} - {lo} + 1", self.const(src))
+                fn.emit(f"{it} = range({lo}, {hi} + 1)")
+            fn.emit("else:")
+            with _Indent(fn):
+                fn.emit(f"{it} = m.binary_values({self.const(src)}, {lo}, {hi})")
+            return it, True
+        s = self.ex(src, fn, sc, True) if src.kind == "name" else self.ex(src, fn, sc)
+        fn.emit(f"if type({s}) is list: {it} = {s}")
+        fn.emit(f"elif type({s}) is Grid: {it} = {s}.cells")
+        fn.emit(f"else: {it} = m.items_of({s}, {f'`{b.name} in ...`'!r}, {at})")
+        return it, False
+
+    def ex_list_comp(self, node, fn, sc):
+        acc = fn.tmp()
+        fn.emit(f"{acc} = []")
+        self.loops(fn, sc, [node.binding, *node.more], node.where,
+                   lambda inner: fn.emit(f"{acc}.append({self.ex(node.element, fn, inner)})"))
+        t = fn.tmp()
+        fn.emit(f"{t} = m.sized({acc}, {self.const(node)})")
+        return t
+
+    def ex_aggregate(self, node, fn, sc):
+        acc = fn.tmp()
+        fn.emit(f"{acc} = []")
+        self.loops(fn, sc, [node.binding, *node.more], node.where,
+                   lambda inner: fn.emit(f"{acc}.append({self.ex(node.element, fn, inner)})"))
+        t = fn.tmp()
+        fn.emit(f"{t} = m.aggregate({node.func!r}, {acc}, {self.const(node)})")
+        return t
+
+    def ex_quantifier(self, node, fn, sc):
+        func, t = node.func, fn.tmp()
+        binds = [node.binding]
+        if func == "count":
+            fn.emit(f"{t} = 0")
+            self.loops(fn, sc, binds, node.where, lambda inner: fn.emit(f"{t} += 1"))
+            return t
+        if func == "filter":
+            fn.emit(f"{t} = []")
+            self.loops(fn, sc, binds, node.where,
+                       lambda inner: fn.emit(f"{t}.append({inner.py[node.binding.name]})"))
+            return t
+        flag = fn.tmp()
+        fn.emit(f"{flag} = False")
+        if func == "any":
+            fn.emit(f"{t} = False")
+
+            def body(inner):
+                fn.emit(f"{t} = {flag} = True")
+                fn.emit("break")
+            self.loops(fn, sc, binds, node.where, body, flag)
+        elif func == "first":
+            fn.emit(f"{t} = None")
+
+            def body(inner):
+                fn.emit(f"{t} = {inner.py[node.binding.name]}")
+                fn.emit(f"{flag} = True")
+                fn.emit("break")
+            self.loops(fn, sc, binds, node.where, body, flag)
+        else:  # all: every element meets `where`
+            fn.emit(f"{t} = True")
+
+            def body(inner):
+                if node.where is None:
+                    fn.emit("pass")
+                    return
+                w = self.ex(node.where, fn, inner)
+                fn.emit(f"if {w} is not True:")
+                with _Indent(fn):
+                    fn.emit(f"if {w} is not False: m.truth({w}, {self.const(node.where)})")
+                    fn.emit(f"{t} = False")
+                    fn.emit(f"{flag} = True")
+                    fn.emit("break")
+            self.loops(fn, sc, binds, None, body, flag)
+        return t
+
+    def _rows(self, fn, sc, binding, where, keys) -> str:
+        """(element, key values) for each element of `binding` meeting `where`, as
+        ``Evaluator.order`` reads them; `keys` are (expression or None for `random`,
+        descending)."""
+        rows = fn.tmp()
+        fn.emit(f"{rows} = []")
+        self.ns.setdefault("key_pair", key_pair)
+
+        def body(inner):
+            pairs = [("('random', None)" if expr is None else
+                      f"key_pair({self.ex(expr, fn, inner)}, {desc!r})") for expr, desc in keys]
+            fn.emit(f"{rows}.append(({inner.py[binding.name]}, [{', '.join(pairs)}]))")
+        self.loops(fn, sc, [binding], where, body)
+        return rows
+
+    def ex_sole(self, node, fn, sc):
+        desc = node.func == "sole_max"
+        rows = self._rows(fn, sc, node.binding, node.where, [(k, desc) for k in node.keys])
+        t = fn.tmp()
+        fn.emit(f"{t} = m.sole_of(m.order({rows}, {self.const(node)}))")
+        return t
+
+    def ex_sort(self, node, fn, sc):
+        rows = self._rows(fn, sc, node.binding, None, _sort_keys(node.keys))
+        t = fn.tmp()
+        fn.emit(f"{t} = [row[0] for row in m.order({rows}, {self.const(node)})]")
+        return t
+
+    # calls
+    def ex_call(self, node, fn, sc):
+        name, at = node.func, self.const(node)
+        t = fn.tmp()
+        if name == "changed_at":  # where a variable is, not its value
+            target = node.args[0]
+            if target.kind == "field":
+                o = self.ex(target.obj, fn, sc)
+                fn.emit(f"{t} = m.changed_at_key(m.field_var_key({o}, {target.name!r}, "
+                        f"{self.const(target)}))")
+            else:
+                fn.emit(f"{t} = m.changed_at({self.const(target)}, {fn.env}, {at})")
+            return t
+        args = [self.ex(a, fn, sc) for a in node.args]
+        rules = self.rules
+        if name in rules.defines:
+            decl = rules.defines[name]
+            if name in rules.modifiers or len(args) != len(decl.params):
+                fn.emit(f"{t} = m.call_define({self.const(decl)}, [{', '.join(args)}], {at})")
+            else:
+                fn.emit(f"{t} = {self.define(name)}(m, {at}{''.join(', ' + a for a in args)})")
+            return t
+        arity = BUILTIN_FUNCTIONS.get(name)
+        if arity is None or len(args) < arity[0] or (arity[1] is not None and len(args) > arity[1]):
+            fn.emit(f"{t} = m.call_builtin({name!r}, [{', '.join(args)}], {at})")  # raises
+            return t
+        call = f"m.bi_{name}({at}{''.join(', ' + a for a in args)})"
+        if name == "size":
+            fn.emit(f"{t} = len({args[0]}) if type({args[0]}) is list else {call}")
+        else:
+            fn.emit(f"{t} = {call}")
+        return t
+
+    def ex(self, node, fn: _Fn, sc: _Scope, borrow: bool = False) -> str:
+        """Write the code computing `node` into `fn`; the Python expression (a local or a
+        literal) holding its value. `borrow`: a name may give a shared list (its reader
+        keeps and changes nothing)."""
+        if node.kind == "name":
+            return self.ex_name(node, fn, sc, borrow)
+        return getattr(self, "ex_" + node.kind)(node, fn, sc)
+
+
+# Built-in values read from the state: name -> code (with `{st}` the state).
+_STATE_VALUES = {
+    "player_count": "len({st}.seats)", "round": "{st}.round", "game_over": "{st}.over",
+    "winners": "list({st}.winners)", "current_player": "{st}.current", "phase": "{st}.phase",
+    "pending_player": "m.pending_player",
+}
+
+
+def _sort_keys(keys) -> list:
+    """SortKey and RandomKey nodes as (expression or None for `random`, descending)."""
+    return [(None, False) if k.kind == "random_key" else (k.expr, k.descending) for k in keys]
+
+
+def key_pair(v, descending: bool):
+    """A sort key's value as ``Evaluator.order`` compares it: members by their order, yes/no
+    as 1/0, players by seat, none last."""
+    if type(v) is Sym:
+        v = v.order
+    elif type(v) is bool:
+        v = int(v)
+    elif v is None:
+        v = float("-inf") if descending else float("inf")
+    elif type(v) is Seat:
+        v = v.seat
+    return (descending, v)
+
+
+__all__ = ["Generator", "Bound", "Scope", "key_pair"]
