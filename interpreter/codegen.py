@@ -24,10 +24,13 @@ from __future__ import annotations
 
 import types
 import warnings
+from contextlib import contextmanager
 
 from ..validator.builtins import BUILTIN_FUNCTIONS
 from .errors import RuleError
+from .flow import Signal
 from .state import DEFINE_CALL_STEPS
+from .statements import Statements
 from .values import Grid, Item, Seat, Struct, Sym
 
 _MISSING = object()
@@ -81,9 +84,11 @@ class _Fn:
     def __init__(self, gen: "Generator", name: str, params: str, env: str):
         self.gen, self.name, self.params, self.env = gen, name, params, env
         self.lines: list[str] = []
-        self.depth = 1
+        self.depth = 1   # indentation
+        self.blocks = 0  # loops and `try`s around the line being written (Python allows 20)
         self.n = 0
         self.hoists: dict[str, str] = {}
+        self.watched = True  # reads are told to the audited seat (``Generator.unwatched``)
         # Variables read once at the start (the state stands still while an expression is
         # worked out): (dict, name) -> the local holding `dict.get(name, _M)`.
         self.reads: dict[tuple[str, str], str] = {}
@@ -95,6 +100,33 @@ class _Fn:
         self.n += 1
         return f"t{self.n}"
 
+    @contextmanager
+    def indent(self, block: bool = False):
+        """Lines inside an `if` (or, with `block`, a loop or `try`)."""
+        self.depth += 1
+        self.blocks += block
+        try:
+            yield
+        finally:
+            self.depth -= 1
+            self.blocks -= block
+
+    @contextmanager
+    def expression(self):
+        """The code of one expression of a statement: its reads of state variables are made
+        once, before it (the state stands still while an expression is worked out, not from
+        one statement to the next)."""
+        lines, reads = self.lines, self.reads
+        self.lines, self.reads = [], {}
+        try:
+            yield
+        finally:
+            body, mine = self.lines, self.reads
+            self.lines, self.reads = lines, reads
+            for (where, name), local in mine.items():
+                self.emit(f"{local} = {where}.get({name!r}, _M)")
+            self.lines.extend(body)
+
     def use(self, name: str) -> str:
         """A value read once at the start of the function (the state, its globals, ...)."""
         self.hoists[name] = _HOISTS[name]
@@ -105,7 +137,8 @@ class _Fn:
         local = self.reads.get((where, name))
         if local is None:
             self.use(where)
-            local = self.reads[(where, name)] = f"r{len(self.reads)}"
+            self.n += 1
+            local = self.reads[(where, name)] = f"r{self.n}"
         return local
 
     def steps(self, n: str, node: str) -> None:
@@ -138,7 +171,7 @@ class _Indent:
         self.fn.depth -= 1
 
 
-class Generator:
+class Generator(Statements):
     """Writes and compiles the functions of one ruleset (and of expressions met later, such as
     a scenario's, which may call its defines): one module namespace for all of them."""
 
@@ -146,7 +179,8 @@ class Generator:
         self.rules = rules
         self.ns: dict = {"__builtins__": _SAFE_BUILTINS, "_M": _MISSING, "_E": {},
                          "Grid": Grid, "Seat": Seat, "Item": Item, "Struct": Struct,
-                         "RuleError": RuleError}
+                         "RuleError": RuleError, "Signal": Signal}
+        self._procedures: dict = {}  # procedure or handler -> the name of its function
         self._const_names: dict[int, str] = {}
         self._kept: list = []  # the constants, kept alive so that their ids stay theirs
         self._pending: list[tuple[str, str, object]] = []  # (name, source, stub or None)
@@ -301,6 +335,26 @@ class Generator:
             self.flush()
         return stub
 
+    @contextmanager
+    def unwatched(self, fn: _Fn):
+        """Code whose reads show the audited seat nothing (``Machine.watch``): where a value
+        goes, as a target or a destination, is not a look at it."""
+        w = fn.tmp()
+        fn.emit(f"{w} = m.watcher")
+        fn.emit("m.watcher = None")
+        fn.emit("try:")
+        was, fn.watched = fn.watched, False
+        before = len(fn.lines)
+        try:
+            with fn.indent(block=True):
+                yield
+                if len(fn.lines) == before:
+                    fn.emit("pass")
+        finally:
+            fn.watched = was
+        fn.emit("finally:")
+        fn.emit(f"    m.watcher = {w}")
+
     # ----------------------------------------------------------------------- expressions
     def ex_int(self, node, fn, sc):
         return f"({node.value!r})"
@@ -349,7 +403,8 @@ class Generator:
         if name in rules.global_vars:
             fn.emit(f"{t} = {fn.read('G', name)}")
             fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
-            fn.emit(f"elif {fn.use('W')} is not None: m.note_read(0, {name!r}, {t})")
+            if fn.watched:
+                fn.emit(f"elif {fn.use('W')} is not None: m.note_read(0, {name!r}, {t})")
         elif name in self._const_names_of_rules:
             fn.emit(f"{t} = {fn.read('C', name)}")
             fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
@@ -397,7 +452,8 @@ class Generator:
         with _Indent(fn):
             fn.emit(f"{t} = {o}.vars.get({name!r}, _M)")
             fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
-            fn.emit(f"elif {fn.use('W')} is not None: m.note_read({o}.seat, {name!r}, {t})")
+            if fn.watched:
+                fn.emit(f"elif {fn.use('W')} is not None: m.note_read({o}.seat, {name!r}, {t})")
         fn.emit(f"elif type({o}) is Item or type({o}) is Struct:")
         with _Indent(fn):
             fn.emit(f"{t} = {o}.fields.get({name!r}, _M)")
@@ -628,6 +684,7 @@ class Generator:
                     positions.append(None)
                 fn.emit(f"for {v} in {it}:")
             fn.depth += 1
+            fn.blocks += 1
             fn.steps("1", self.const(b))
             inner = inner.bind(b.name, v)
         opened = 0
@@ -648,6 +705,7 @@ class Generator:
         fn.depth -= opened
         for depth in range(len(binds) - 1, -1, -1):
             fn.depth -= 1
+            fn.blocks -= 1
             if flag is not None and depth > 0:
                 fn.emit(f"if {flag}: break")
 
@@ -804,8 +862,29 @@ class Generator:
         keeps and changes nothing)."""
         if node.kind == "name":
             return self.ex_name(node, fn, sc, borrow)
+        if (fn.blocks > _SPILL_BLOCKS or fn.depth > _SPILL_INDENT) and node.kind not in _LEAVES:
+            return self._spilled(node, fn, sc, borrow)
         return getattr(self, "ex_" + node.kind)(node, fn, sc)
 
+    def _spilled(self, node, fn, sc, borrow):
+        """`node` worked out by a function of its own, given the Python locals in scope: code
+        nested too deeply for one Python function (an expression only reads them)."""
+        locals_ = list(sc.py.values())
+        sub = _Fn(self, self._fresh("x"), ", ".join(["m", "env", *locals_]), "env")
+        sub.watched = fn.watched
+        result = self.ex(node, sub, sc, borrow)
+        sub.emit(f"return {result}")
+        self._function(sub, stub=False)
+        t = fn.tmp()
+        fn.emit(f"{t} = {sub.name}(m, {fn.env}{''.join(', ' + v for v in locals_)})")
+        return t
+
+
+# Code nested deeper than this (loops and `try`s, indentation) goes into a function of its own:
+# Python refuses more than 20 nested blocks and 100 levels of indentation.
+_SPILL_BLOCKS = 14
+_SPILL_INDENT = 60
+_LEAVES = frozenset({"int", "str", "bool", "none", "name"})
 
 # Built-in values read from the state: name -> code (with `{st}` the state).
 _STATE_VALUES = {

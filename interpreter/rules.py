@@ -222,8 +222,10 @@ class Code:
     players: dict = field(default_factory=dict)       # name -> (declaration, starting value)
     bounds: dict = field(default_factory=dict)        # id(state declaration) -> (low, high)
     modifiers: dict = field(default_factory=dict)     # define -> [(modifier, when, value)]
-    procedures: dict = field(default_factory=dict)    # name -> (params, block)
-    events: dict = field(default_factory=dict)        # name -> [(params, block)]
+    # The procedures and events that may wait for a decision (the others are written out where
+    # they are called): name -> (params, block), name -> [(params, block)]
+    procedures: dict = field(default_factory=dict)
+    events: dict = field(default_factory=dict)
     # (declaration, names bound, condition, block, the combinations of its bindings)
     reactions: list = field(default_factory=list)
     invariants: list = field(default_factory=list)    # (declaration, test, reads)
@@ -266,10 +268,15 @@ def compile_code(rules: Rules) -> Code:
         code.modifiers[target] = [
             (m, compile_expr(m.when, frozenset(m.params)) if m.when is not None else None,
              compile_expr(m.value, frozenset(m.params))) for m in mods]
+    # A procedure or an event whose blocks run to their end without a decision is written out
+    # whole where it is called (statements.py); the others run in frames.
     for name, d in rules.procedures.items():
-        code.procedures[name] = (d.params, c.block(d.body, frozenset(d.params)))
+        if name not in c.inlining.procedures:
+            code.procedures[name] = (d.params, c.block(d.body, frozenset(d.params)))
     for name, handlers in rules.events.items():
-        code.events[name] = [(h.params, c.block(h.body, frozenset(h.params))) for h in handlers]
+        if name not in c.inlining.events:
+            code.events[name] = [(h.params, c.block(h.body, frozenset(h.params)))
+                                 for h in handlers]
     for r in rules.reactions:
         names = tuple(b.name for b in r.bindings)
         inner = frozenset(names)
