@@ -869,14 +869,16 @@ class Generator(Statements):
     def _spilled(self, node, fn, sc, borrow):
         """`node` worked out by a function of its own, given the Python locals in scope: code
         nested too deeply for one Python function (an expression only reads them)."""
-        locals_ = list(sc.py.values())
-        sub = _Fn(self, self._fresh("x"), ", ".join(["m", "env", *locals_]), "env")
+        given = list(dict.fromkeys(sc.py.values()))  # the caller's locals, each once
+        param = {v: f"q{i}" for i, v in enumerate(given)}
+        sub = _Fn(self, self._fresh("x"), ", ".join(["m", "env", *param.values()]), "env")
         sub.watched = fn.watched
-        result = self.ex(node, sub, sc, borrow)
+        inner = _Scope({name: param[v] for name, v in sc.py.items()}, sc.env)
+        result = self.ex(node, sub, inner, borrow)
         sub.emit(f"return {result}")
         self._function(sub, stub=False)
         t = fn.tmp()
-        fn.emit(f"{t} = {sub.name}(m, {fn.env}{''.join(', ' + v for v in locals_)})")
+        fn.emit(f"{t} = {sub.name}(m, {fn.env}{''.join(', ' + v for v in given)})")
         return t
 
 

@@ -27,6 +27,9 @@ _COMPOUND = frozenset({
     "if", "match_stmt", "step", "cited", "for", "repeat", "while", "phase", "turn", "do",
     "trigger", "award",
 })
+# Whether statements that hold blocks are written out whole when they can be (turned off by
+# tests that compare the two ways of running the same rules).
+WRITE_OUT_WHOLE = True
 # Compound statements written inside each other at most this deep (the generated code stays
 # well within Python's limits on nested blocks).
 _MAX_NESTED = 4
@@ -57,7 +60,7 @@ class Inlining:
         self.rules = rules
         # With reactions, the state is looked at after every statement, where a reaction may
         # start (and wait for a decision): each statement then runs on its own.
-        self.whole = not rules.reactions
+        self.whole = WRITE_OUT_WHOLE and not rules.reactions
         self.procedures: set[str] = set()
         self.events: set[str] = set()
         if self.whole:

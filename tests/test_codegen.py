@@ -1,0 +1,132 @@
+"""The Python the engine generates from a ruleset's AST (interpreter/codegen.py, statements.py):
+what a rules file writes reaches it only as escaped literals and constants, code nested deeper
+than one Python function allows still runs, and what runs written out behaves as in frames."""
+import ast
+
+import pytest
+
+from engine_helpers import game_of, header, rules_of
+from rulebook.interpreter import statements
+from rulebook.interpreter.agents import RandomAgent, play_out
+from rulebook.interpreter.simulate import play_one
+
+
+def _log(g) -> list[str]:
+    return [e["text"] for e in g.state.log]
+
+
+# (as written in a rules file, the text it means)
+HOSTILE_TEXTS = [
+    (r"'); import os; os.system('echo pwned'); ('", "'); import os; os.system('echo pwned'); ('"),
+    (r'\"\"\"; raise SystemExit; \"\"\"', '"""; raise SystemExit; """'),
+    (r"\\' \n\t end", "\\' \n\t end"),
+    (r"\u{e9}\u{6f22} \u{1F3B2}", "\u00e9\u6f22 \U0001f3b2"),
+    (r"__import__('os')", "__import__('os')"),
+]
+
+
+@pytest.mark.parametrize("written,text", HOSTILE_TEXTS)
+def test_a_text_of_the_rules_is_a_literal_of_the_generated_code(written, text):
+    g = game_of(header() + f'const word = "{written}"\n'
+                f'setup {{\n    log "{written}"\n    log "{{word}}!"\n}}\n')
+    assert _log(g)[:2] == [text, text + "!"]
+
+
+def test_generated_sources_are_python_written_from_the_tree_alone():
+    rules = rules_of(header() + 'const hostile = "x\') or __import__(\'os\') or (\'"\n'
+                     'global n: int = 0\nsetup { set n = size(hostile) }\n')
+    source = "".join(rules.code.gen.sources)
+    tree = ast.parse(source)
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    assert "__import__" not in names and "os" not in names
+    # the rules' names appear only inside string literals, never as identifiers
+    assert "hostile" not in names and "n" not in names
+    assert rules.code.gen.ns["__builtins__"].keys() <= {
+        "type", "len", "range", "list", "dict", "int", "str", "bool", "enumerate", "ValueError"}
+
+
+def test_comprehensions_nested_deeper_than_python_allows_still_run():
+    depth = 30  # Python compiles at most 20 nested loops in one function
+    inner = "i0 > 0"
+    for k in range(depth):
+        inner = f"any(i{k} in 1..2 where {inner})"
+    g = game_of(header() + f"global ok: bool = false\nsetup {{\n    set ok = {inner}\n}}\n")
+    assert g.state.globals["ok"] is True
+
+
+def test_a_long_chain_of_conditions_still_runs():
+    chain = "0"
+    for k in range(110, 0, -1):  # more levels than Python indents in one function
+        chain = f"if n == {k} then {k * 2} else {chain}"
+    g = game_of(header() + f"global n: int = 105\nglobal m: int = 0\n"
+                f"setup {{\n    set m = {chain}\n}}\n")
+    assert g.state.globals["m"] == 210
+
+
+def test_statements_nested_deeply_run_in_frames_and_give_the_same_game():
+    body = "increase total by 1"
+    for k in range(9):
+        body = f"for x{k} in 1..2 {{\n if x{k} > 0 {{\n {body}\n }}\n }}"
+    g = game_of(header() + f"global total: int = 0\nsetup {{\n{body}\n}}\n")
+    assert g.state.globals["total"] == 2 ** 9
+
+
+PLAYED = header() + """
+global pile: list of int = [1, 2, 3, 4, 5, 6, 7, 8]
+player score: int = 0 at least 0
+procedure tally(p, v) {
+    for k in 1..v where k % 2 == 0 {
+        increase p.score by 1
+        if p.score > 6 { stop }
+    }
+    log "{p} counts {v}"
+}
+play {
+    rounds until size(pile) == 0 {
+        for p in players {
+            if size(pile) == 0 { stop }
+            choose p "Take a card" {
+                option take for v in pile where v != 7 or size(pile) == 1 {
+                    remove v from pile
+                    do tally(p, v)
+                }
+                option pass_turn where size(pile) > 1 { log "{p} waits" }
+            }
+        }
+    }
+}
+winner p in players by p.score descending
+"""
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_written_out_statements_and_frames_agree_on_a_whole_game(seed, monkeypatch):
+    """The same rules run with their loops, ifs and calls written out whole, and with every
+    statement on its own in frames (as with reactions): the same games, to the step."""
+    games = []
+    for whole in (True, False):
+        monkeypatch.setattr(statements, "WRITE_OUT_WHOLE", whole)
+        g = game_of(PLAYED, seed=seed)
+        play_out(g, {1: RandomAgent(seed), 2: RandomAgent(seed + 1)})
+        games.append(g)
+    a, b = games
+    assert [s.vars for s in a.state.seats] == [s.vars for s in b.state.seats]
+    assert _log(a) == _log(b)
+    assert (a.state.steps, a.state.clock, a.history) == (b.state.steps, b.state.clock, b.history)
+    assert len(a.rules.code.ops) < len(b.rules.code.ops)  # fewer, larger pieces written out
+
+
+@pytest.mark.parametrize("ruleset", ["examples/love_letter", "examples/sushi_go", "liqueur"])
+def test_bundled_games_are_the_same_written_out_or_in_frames(ruleset, monkeypatch):
+    from rulebook import api
+    from rulebook.interpreter.rules import compile_rules
+
+    program = api.load(ruleset).program
+    records, ops = [], []
+    for whole in (True, False):
+        monkeypatch.setattr(statements, "WRITE_OUT_WHOLE", whole)
+        rules = compile_rules(program)
+        ops.append(len(rules.code.ops))
+        records.append([play_one(rules, None, i, i, "random") for i in range(3)])
+    assert records[0] == records[1]
+    assert ops[0] < ops[1]
