@@ -365,6 +365,10 @@ class Generator(Statements):
         return "None"
 
     def ex_template(self, node, fn, sc):
+        if all(p.kind == "text_part" for p in node.parts):
+            text = "".join(p.text for p in node.parts)
+            if len(text) < _TEXT_STEP:  # a short text without holes costs no step: itself
+                return repr(text)
         pieces = []
         for p in node.parts:
             if p.kind == "text_part":
@@ -887,6 +891,7 @@ class Generator(Statements):
 _SPILL_BLOCKS = 14
 _SPILL_INDENT = 60
 _LEAVES = frozenset({"int", "str", "bool", "none", "name"})
+_TEXT_STEP = 64  # characters of a text charged one step (``Evaluator.text``)
 
 # Built-in values read from the state: name -> code (with `{st}` the state).
 _STATE_VALUES = {

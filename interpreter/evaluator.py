@@ -49,22 +49,6 @@ class Evaluator:
         self.watcher: int | None = None
         self.saw_hidden = False
         self.known_reveals: dict = {}  # the reveals when the audited decision was made
-        # While the state stands still (`standing_still`): the values of repeatable defines
-        # already worked out, by (call, arguments), with the steps each first cost.
-        self.memo: dict | None = None
-
-    def standing_still(self, work):
-        """`work()`, which changes nothing (it lists options or checks invariants): a repeatable
-        define (``dependencies.repeatable_defines``) called again with the same arguments gives
-        the value it gave, charging the steps it cost then, so step counts stay as they were.
-        Not while a seat's knowledge is audited: each read must be seen."""
-        if self.memo is not None or self.watcher is not None:
-            return work()
-        self.memo = {}
-        try:
-            return work()
-        finally:
-            self.memo = None
 
     def watch(self, seat: int | None) -> None:
         """Audit what follows for what `seat` could not see until now (None: stop)."""

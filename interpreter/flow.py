@@ -12,8 +12,6 @@ of the stack until a player must decide (it returns the ``Decision``) or the sta
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..grammar import ast as A
 from .errors import RuleError
 from .values import Item, Seat, Sym, type_name, show
@@ -53,8 +51,13 @@ class OptionInstance:
     def label(self) -> str:
         label = self._label
         if not isinstance(label, str):
-            label = self._label = (label() if label is not None
-                                   else self.machine.label_text(self.option, self.env))
+            if label is not None:
+                label = label()
+            elif self.option.label is None:  # its name and values
+                label = " ".join([self.option.title, *map(show, self.values)])
+            else:
+                label = self.machine.label_text(self.option, self.env)
+            self._label = label
         return label
 
     def bound(self) -> dict:
@@ -96,18 +99,28 @@ def option_token(value, position: int) -> str:
     return str(position)
 
 
-@dataclass
 class Decision:
-    player: Seat
-    prompt: str
-    options: list[OptionInstance]
-    secret: bool
-    node: A.Choose
-    clock: int = 0  # the state's clock when the options were listed
-    by_id: dict = field(default_factory=dict)
+    """A decision a player must make: the legal options, and the state's clock when they were
+    listed (`clock`)."""
 
-    def __post_init__(self):
-        self.by_id = {o.id: o for o in self.options}
+    __slots__ = ("player", "prompt", "options", "secret", "node", "clock", "_by_id")
+
+    def __init__(self, player: Seat, prompt: str, options: list[OptionInstance], secret: bool,
+                 node, clock: int = 0):
+        self.player, self.prompt, self.options, self.secret, self.node, self.clock = \
+            player, prompt, options, secret, node, clock
+        self._by_id = None
+
+    @property
+    def by_id(self) -> dict:
+        """The options by id (made when first looked up)."""
+        by_id = self._by_id
+        if by_id is None:
+            by_id = self._by_id = {o.id: o for o in self.options}
+        return by_id
+
+    def __repr__(self) -> str:
+        return f"Decision({self.player!r}, {self.prompt!r}, {len(self.options)} options)"
 
     def forward_options(self) -> list[OptionInstance]:
         """The options without the one that starts a composed decision over (when another is
@@ -133,14 +146,15 @@ class Signal(Exception):
 # ---------------------------------------------------------------------------- compilation
 class Block:
     """A statement list compiled: its operations, and its number among the ruleset's blocks
-    (so that a saved frame can name it)."""
+    (so that a saved frame can name it); `lets`: whether it adds names of its own."""
 
-    __slots__ = ("ops", "id", "first")
+    __slots__ = ("ops", "id", "first", "lets")
 
-    def __init__(self, ops: list, registry: list):
+    def __init__(self, ops: list, registry: list, lets: bool = True):
         self.ops = ops
         self.id = len(registry)
         self.first = ops[0].node if ops else None
+        self.lets = lets
         registry.append(self)
 
 
@@ -178,7 +192,7 @@ class Compiler:
             written_out()
             self._number(_OPS[s.kind](self, s, scope), ops)
         written_out()
-        return Block(ops, self.blocks)
+        return Block(ops, self.blocks, any(s.kind == "let" for s in stmts))
 
     def _number(self, op, ops) -> None:
         op.id = len(self.ops)
@@ -415,14 +429,15 @@ class OptionCode:
     """One `option` of a `choose`, compiled; `choose` and `index` say where it stands (so that
     a saved decision can name it)."""
 
-    __slots__ = ("node", "name", "names", "enumerate", "label", "body", "choose", "index")
+    __slots__ = ("node", "name", "title", "names", "enumerate", "label", "body", "choose",
+                 "index")
 
     @property
     def op_id(self) -> int:
         return self.choose.id
 
     def __init__(self, c, o, scope, statement):
-        self.node, self.name = o, o.name
+        self.node, self.name, self.title = o, o.name, o.name.replace("_", " ")
         self.names = tuple(b.name for b in o.bindings)
         inner = scope | set(self.names)
         self.enumerate = c.gen.options(self, o, statement, scope)
@@ -543,41 +558,53 @@ class BlockFrame(Frame):
 
     def __init__(self, block: Block, env: dict, depth: int, bind: dict | None = None):
         self.block, self.env, self.depth, self.pc = block, env, depth, 0
-        self.bound = tuple(bind) if bind else ()
-        self.saved = {}
         if bind:
+            self.bound = tuple(bind)
             self.saved = {k: env[k] for k in bind if k in env}
             env.update(bind)
-        self.known = frozenset(env)
+        else:
+            self.bound, self.saved = (), _NOTHING
+        self.known = frozenset(env) if block.lets else None
         self.settled = True  # the statement before `pc` has finished (reactions looked at)
 
     def step(self, m, stack):
-        if not self.settled:  # the last statement just ended: reactions first
-            self.settled = True
-            if m.dirty and m.rules.reactions:
-                stack.append(ReactFrame(self.env, self.depth))
+        ops, height = self.block.ops, len(stack)
+        while True:
+            if not self.settled:  # the last statement just ended: reactions first
+                self.settled = True
+                if m.dirty and m.rules.reactions:
+                    stack.append(ReactFrame(self.env, self.depth))
+                    return None
+            pc = self.pc
+            if pc >= len(ops):
+                stack.pop()
+                self.exit(m)
                 return None
-        ops = self.block.ops
-        if self.pc >= len(ops):
-            stack.pop()
-            self.exit(m)
-            return None
-        op = ops[self.pc]
-        self.pc += 1
-        self.settled = False
-        m.tick(op.node)
-        m.depth = self.depth
-        return op.run(m, stack, self)
+            op = ops[pc]
+            self.pc = pc + 1
+            self.settled = False
+            st = m.state
+            st.steps += 1  # `tick`, inline: a statement is a step
+            if st.steps >= m.next_check:
+                m.steps_checked(op.node)
+            m.depth = self.depth
+            decision = op.run(m, stack, self)
+            if decision is not None or len(stack) != height:
+                return decision  # a frame was pushed (or the flow waits): the machine goes on
 
     def exit(self, m) -> None:
         env = self.env
-        for name in [k for k in env if k not in self.known]:
-            del env[name]
+        if self.known is not None:
+            for name in [k for k in env if k not in self.known]:
+                del env[name]
         for k in self.bound:
             if k in self.saved:
                 env[k] = self.saved[k]
             else:
                 env.pop(k, None)
+
+
+_NOTHING: dict = {}  # the names a frame saved when it bound none (never written to)
 
 
 class RestoreFrame(BlockFrame):

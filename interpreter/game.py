@@ -98,12 +98,12 @@ class Game:
         failure.steps = self.machine.state.steps  # what was spent (scenarios share a budget)
         raise failure
 
-    def _advance(self, step) -> None:
-        """Run the flow (by `step`) to the next decision a person or program must make:
-        automata decide at once, by their rules."""
+    def _advance(self, step, *args) -> None:
+        """Run the flow (by `step(*args)`) to the next decision a person or program must
+        make: automata decide at once, by their rules."""
         machine = self.machine
         try:
-            decision = step()
+            decision = step(*args)
             while decision is not None and decision.player.automaton is not None:
                 machine.pending_player = decision.player
                 decision = machine.resume(machine.automaton_choice(decision))
@@ -137,8 +137,7 @@ class Game:
         # Checking leaves no trace in the game (its steps, structures made, random draws), so
         # that how often invariants are checked never changes the game itself.
         try:
-            machine.traceless(lambda: machine.standing_still(
-                lambda: self._check_each(machine, touched)))
+            machine.traceless(lambda: self._check_each(machine, touched))
         finally:
             machine.watcher = watcher
 
@@ -173,8 +172,9 @@ class Game:
         if self.pending is None:
             return []
         options = self.pending.forward_options() if bots else self.pending.options
-        return list(zip([o.id for o in options],
-                        self.labels(options) if labels else [None] * len(options)))
+        if not labels:
+            return [(o.id, None) for o in options]
+        return list(zip([o.id for o in options], self.labels(options)))
 
     def labels(self, options) -> list[str]:
         """How options read, worked out now (OptionInstance): a label the rules cannot work out
@@ -215,14 +215,16 @@ class Game:
         if player is not None and self.pending is not None and player != self.pending.player.seat:
             self.asking(player).resolve(option)  # refused on a copy: this game stays as it is
             self._ask_first(player)
-        oid = self.resolve(option)
-        seat = self.pending.player.seat
+        pending = self.pending
+        oid = option if pending is not None and type(option) is str and option in pending.by_id \
+            else self.resolve(option)
+        seat = pending.player.seat
         if self.audit_reveals:  # play keeps what undo needs, without replaying
             self._before = (self._before + [self.clone()])[-UNDO_DEPTH:]
         self.history.append({"player": seat, "option": oid})
         if not self.audit_reveals:
             self.revealed.append(None)
-            self._advance(lambda: self.machine.resume(oid))
+            self._advance(self.machine.resume, oid)
             return
         machine = self.machine
         machine.watch(seat)

@@ -61,7 +61,10 @@ class Machine(Evaluator, Effects):
                     err.node = statement_of(stack[-1])
                 raise
             if decision is not None:
-                self.tick(statement_of(stack[-1]), self.limits.decision_steps)
+                st = self.state
+                st.steps += self.limits.decision_steps  # `tick`, inline: asking costs steps
+                if st.steps >= self.next_check:
+                    self.steps_checked(statement_of(stack[-1]))
                 return decision
         return None
 
@@ -198,12 +201,12 @@ class Machine(Evaluator, Effects):
         op, env = frame.op, frame.env
         node = op.node
         player = op.player(self, env)
-        if not isinstance(player, Seat):
+        if type(player) is not Seat:
             raise RuleError("E0306", f"`choose` needs a player, not {type_name(player)}",
                             node.player)
         if node.kind == "compose":
             return self.decide_composed(frame, player)
-        options = self.options(op, env)
+        options = self._options(op, env, None)
         if node.repeat and options and not any(o.name == DONE for o in op.options):
             options.append(OptionInstance(DONE, "Done", None, env))
         if not options:
@@ -268,7 +271,7 @@ class Machine(Evaluator, Effects):
 
     def options(self, op, env, codes=None) -> list[OptionInstance]:
         """The legal options of a `choose` (or `codes`, the options of a `compose` step)."""
-        return self.standing_still(lambda: self._options(op, env, codes))
+        return self._options(op, env, codes)
 
     def _options(self, op, env, codes) -> list[OptionInstance]:
         out: list[OptionInstance] = []
@@ -297,12 +300,12 @@ class Machine(Evaluator, Effects):
     def label_text(self, opt, env) -> str:
         """How an option reads (see OptionInstance): its label, or its name and values."""
         if opt.label is None:
-            return " ".join([opt.name.replace("_", " ")] + [show(env[n]) for n in opt.names])
+            return " ".join([opt.title] + [show(env[n]) for n in opt.names])
         return self.traceless(lambda: opt.label(self, env))
 
     def log_decision(self, decision: Decision, chosen: OptionInstance) -> None:
         who = [decision.player.seat] if decision.secret else None
-        self.log(f"{show(decision.player)}: {chosen.label}", to=who, kind="decision")
+        self.log(show(decision.player) + ": " + chosen.label, who, "decision")
 
     def waiting_frame(self):
         """The choose frame whose decision the game waits for."""
@@ -312,14 +315,15 @@ class Machine(Evaluator, Effects):
     # ------------------------------------------------------------------------- the log
     def log(self, text: str, to: list[int] | None = None, kind: str = "rule") -> None:
         """Add a log line, within the limits on the number of lines and their total size."""
-        st = self.state
+        st, limits = self.state, self.limits
         st.log_chars += len(text)
-        if len(st.log) >= self.limits.max_log_lines or st.log_chars > self.limits.max_log_chars:
+        log = st.log
+        if len(log) >= limits.max_log_lines or st.log_chars > limits.max_log_chars:
             raise RuleError("E0303", f"the log is full ({len(st.log):,} lines, "
-                            f"{st.log_chars:,} characters; limits {self.limits.max_log_lines:,} "
-                            f"and {self.limits.max_log_chars:,})", None,
+                            f"{st.log_chars:,} characters; limits {limits.max_log_lines:,} "
+                            f"and {limits.max_log_chars:,})", None,
                             "log less, or log once per round rather than per step")
-        st.add_log(text, to, kind)
+        log.append({"kind": kind, "text": text, "to": to})
 
     # ------------------------------------------------------------------------ automata
     def automaton_choice(self, decision: Decision) -> str:

@@ -224,7 +224,7 @@ class Writer:
             elif name == "branches":
                 out[name] = [[self.frame(x) for x in branch] for branch in v]
             elif name in ("known", "bound"):
-                out[name] = sorted(v)
+                out[name] = None if v is None else sorted(v)
             elif name == "saved":
                 out[name] = self.env(v)
             elif name == "pending" and v is not None:
@@ -388,6 +388,8 @@ class Reader:
                 v = self.decision(raw, op)
             elif name == "branches":
                 v = [[self.frame(x) for x in _list(branch)] for branch in _list(raw)]
+            elif name == "known" and raw is None:
+                v = None  # a block that adds no names keeps none to take away
             elif name in ("known", "bound"):
                 v = (frozenset if name == "known" else tuple)(str(x) for x in _list(raw))
             elif name == "saved":

@@ -62,6 +62,3 @@ class GameState:
     decisions: int = 0
     struct_ids: int = 0
     log_chars: int = 0
-
-    def add_log(self, text: str, to: list[int] | None = None, kind: str = "rule") -> None:
-        self.log.append({"kind": kind, "text": text, "to": to})

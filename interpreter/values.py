@@ -112,6 +112,13 @@ SHOWN_CHARACTERS = 100_000  # a value never reads longer than this (the rest is 
 def show(v, depth: int = 0, describe=None) -> str:
     """How a value reads in labels and log lines (`describe` reads a structure whose record
     says how it is shown), cut after SHOWN_CHARACTERS characters."""
+    t = type(v)
+    if t is str:
+        return v
+    if t is int:
+        return str(v)
+    if t is Seat and v.automaton is None:
+        return f"player {v.seat}"
     if isinstance(v, (list, dict)):
         text, _, whole = show_within(v, SHOWN_CHARACTERS, describe, depth)
         return text if whole else text + "..."
