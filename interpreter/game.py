@@ -26,10 +26,13 @@ from .state import GameState, Limits
 from .values import Seat, show, to_data
 
 SAVE_FORMAT = "rulebook-save"
-SAVE_VERSION = 4
+SAVE_VERSION = 5
 # 1 and 2 hold decisions only, 3 also the game as data, digested alone: all three are replayed.
-# 4 is read as data, its digest covering the decisions, the players and the seed as well.
-READABLE_VERSIONS = (1, 2, 3, 4)
+# 4 holds the game as data with a digest covering the decisions, the players and the seed as
+# well, but its flow names the statements of an engine that ran each statement on its own: it
+# is replayed and the state it reaches compared with the saved one. 5 (the same fields, the
+# flow as this engine runs it) is read as data.
+READABLE_VERSIONS = (1, 2, 3, 4, 5)
 MAX_SAVED_DECISIONS = 1_000_000
 MAX_OPTION_ID = 10_000       # characters in one saved option id
 # When the invariants are checked (docs/engine.md): after every decision, every invariant
@@ -371,10 +374,12 @@ class Game:
         of a save can be changed alone)."""
         if flow is None:
             flow = write_game(self.machine)
-        data = json.dumps({"game": flow, "history": self.history,
-                           "players": self.players, "seed": self.seed},
-                          sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(data.encode("utf-8")).hexdigest()
+        return _digest({"game": flow, "history": self.history, "players": self.players,
+                        "seed": self.seed})
+
+    def state_written(self) -> dict:
+        """The state alone, as a save writes it (JSON data)."""
+        return json.loads(json.dumps(write_game(self.machine)["state"]))
 
     def game_digest(self) -> str:
         """A hash of the state and flow alone (what saves of version 3 recorded)."""
@@ -409,8 +414,8 @@ class Game:
     @classmethod
     def load(cls, data, rules: Rules, limits: Limits | None = None,
              accept_changed_rules: bool = False, verify: bool = False) -> "Game":
-        """A game from a save: read back as data (version 4), or the decisions replayed under
-        `rules` (versions 1 to 3, or `verify`, which also checks that the decisions lead to
+        """A game from a save: read back as data (version 5), or the decisions replayed under
+        `rules` (versions 1 to 4, or `verify`, which also checks that the decisions lead to
         the saved game). Refused when the save is malformed, has no digest or a wrong one, or
         was made under other rules (unless `accept_changed_rules`, which replays the decisions
         under the new rules anyway)."""
@@ -424,7 +429,7 @@ class Game:
                 + _changes(data.get("declarations"), rules.declaration_prints),
                 hint="load it with the rules it was saved with, or pass "
                      "--accept-changed-rules to continue under the new rules")])
-        if data["version"] == 4 and not (verify or accept_changed_rules):
+        if data["version"] == SAVE_VERSION and not (verify or accept_changed_rules):
             return cls._read(data, rules, limits)
         try:
             game = cls.replay(rules, data["players"], data["seed"], data["history"], limits,
@@ -433,9 +438,15 @@ class Game:
             raise DiagnosticError([Diagnostic(
                 "E0314", f"the saved decisions do not replay: {e.message}",
                 hint="the save was changed, or the rules changed since it was made")])
-        recorded = {4: game.digest, 3: game.game_digest}.get(data["version"],
-                                                              game.state_digest)()
         rules_changed = data["rules_fingerprint"] != rules.fingerprint
+        if data["version"] == 4:  # the saved state, as this engine reaches it (see above)
+            same = _digest({"game": data["game"], "history": data["history"],
+                            "players": data["players"], "seed": data["seed"]}) \
+                == data["digest"] and game.state_written() == data["game"].get("state")
+            recorded = data["digest"] if same else None
+        else:
+            recorded = {5: game.digest, 3: game.game_digest}.get(data["version"],
+                                                                  game.state_digest)()
         if data["digest"] != recorded and not (accept_changed_rules and rules_changed):
             raise DiagnosticError([Diagnostic(
                 "E0314", "the save does not replay to the state it recorded",
@@ -489,6 +500,11 @@ def out_of_memory(limits: Limits) -> RuleError:
                      "the rules build too much; `--max-memory` raises the limit")
 
 
+def _digest(data) -> str:
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def _save_problem(data) -> str | None:
     """What makes `data` something other than a save (None when it is one)."""
     if not isinstance(data, dict):
@@ -508,7 +524,7 @@ def _save_problem(data) -> str | None:
         return "it has no digest of its state (saves without one are not trusted)"
     if not isinstance(data.get("rules_fingerprint"), str):
         return "it does not say which rules it was made with (rules_fingerprint)"
-    if data.get("version") in (3, 4) and not isinstance(data.get("game"), dict):
+    if data.get("version") in (3, 4, 5) and not isinstance(data.get("game"), dict):
         return "it does not hold the game it saved"
     history = data.get("history")
     if not isinstance(history, list):
