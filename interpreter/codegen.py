@@ -26,6 +26,7 @@ import types
 import warnings
 from contextlib import contextmanager
 
+from ..grammar import ast as A
 from ..validator.builtins import BUILTIN_FUNCTIONS
 from .errors import RuleError
 from .flow import Signal
@@ -188,7 +189,11 @@ class Generator(Statements):
         self.sources: list[str] = []
         self._defines: dict[str, str] = {}  # define -> the name of its function
         self._bodies: dict = {}  # define -> its body alone (called with its modifiers)
+        self._leaves: dict[str, bool] = {}  # define -> whether it is written where called
         self._const_names_of_rules = {d.name for d in rules.consts}
+        # names a component's or a structure's fields may have (records, tables' columns)
+        self._field_names = {f.name for r in rules.records.values() for f in r.fields} | {
+            c for d in rules.program.declarations if d.kind == "table" for c in d.columns}
         self._builtins = None
 
     # ------------------------------------------------------------------------ the module
@@ -321,6 +326,26 @@ class Generator(Statements):
             self._function(fn, stub=False)
         return fname
 
+    def _leaf(self, name: str) -> bool:
+        """Whether define `name` is small and calls no define (nor shows a structure, whose
+        record's text might): its body is then written where it is called, which can tell
+        nothing apart but the time it takes."""
+        leaf = self._leaves.get(name)
+        if leaf is None:
+            nodes = list(A.walk(self.rules.defines[name].body))
+            leaf = self._leaves[name] = len(nodes) <= _INLINE_NODES and not any(
+                n.kind in ("template", "record_lit") or n.kind == "call"
+                and n.func in self.rules.defines for n in nodes)
+        return leaf
+
+    def _inlined(self, decl, args: list[str], at: str, fn: _Fn, sc: _Scope) -> str:
+        """A call of a leaf define, written out: one call deeper (its depth checked), its
+        steps charged, its parameters the arguments' values."""
+        fn.emit(f"if m.depth >= m.limits.max_depth: m.too_deep({self.const(decl)}, {at})")
+        fn.steps(str(DEFINE_CALL_STEPS), at)
+        inner = _Scope(dict(zip(decl.params, args)), frozenset())
+        return self.ex(decl.body, fn, inner)
+
     def body(self, name: str):
         """Define `name`'s body alone, `f(machine, *arguments)`: what `Evaluator.call_define`
         runs before the define's modifiers."""
@@ -444,24 +469,34 @@ class Generator(Statements):
                     else f"{t} = m.row({table!r}, {name!r}, {at})")
             return t
         o = self.ex(node.obj, fn, sc, True) if node.obj.kind == "name" else self.ex(node.obj, fn, sc)
+        branch = "if"
         if node.obj.kind == "name" and sc.env is None and node.obj.id not in sc.py \
                 and node.obj.id in self.rules.rows:
             # scope unknown: `cards.guard` when `cards` turns out to be a list
             fn.emit(f"if type({o}) is list:")
             with _Indent(fn):
                 fn.emit(f"{t} = m.row({node.obj.id!r}, {name!r}, {at})")
-            fn.emit(f"elif type({o}) is Seat:")
-        else:
-            fn.emit(f"if type({o}) is Seat:")
-        with _Indent(fn):
-            fn.emit(f"{t} = {o}.vars.get({name!r}, _M)")
-            fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
-            if fn.watched:
-                fn.emit(f"elif {fn.use('W')} is not None: m.note_read({o}.seat, {name!r}, {t})")
-        fn.emit(f"elif type({o}) is Item or type({o}) is Struct:")
-        with _Indent(fn):
-            fn.emit(f"{t} = {o}.fields.get({name!r}, _M)")
-            fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
+            branch = "elif"
+        # the common cases first: a field of a component or structure, a player's variable
+        # (whichever the name can be; anything else, and every error, `get_field` tells)
+        if name in self._field_names:
+            fn.emit(f"{branch} type({o}) is Item or type({o}) is Struct:")
+            with _Indent(fn):
+                fn.emit(f"{t} = {o}.fields.get({name!r}, _M)")
+                fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
+            branch = "elif"
+        if name in self.rules.player_vars:
+            fn.emit(f"{branch} type({o}) is Seat:")
+            with _Indent(fn):
+                fn.emit(f"{t} = {o}.vars.get({name!r}, _M)")
+                fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
+                if fn.watched:
+                    fn.emit(f"elif {fn.use('W')} is not None: "
+                            f"m.note_read({o}.seat, {name!r}, {t})")
+            branch = "elif"
+        if branch == "if":
+            fn.emit(f"{t} = m.get_field({o}, {name!r}, {at})")
+            return t
         fn.emit("else:")
         with _Indent(fn):
             fn.emit(f"{t} = m.get_field({o}, {name!r}, {at})")
@@ -846,6 +881,8 @@ class Generator(Statements):
             decl = rules.defines[name]
             if name in rules.modifiers or len(args) != len(decl.params):
                 fn.emit(f"{t} = m.call_define({self.const(decl)}, [{', '.join(args)}], {at})")
+            elif self._leaf(name):
+                return self._inlined(decl, args, at, fn, sc)
             else:
                 fn.emit(f"{t} = {self.define(name)}(m, {at}{''.join(', ' + a for a in args)})")
             return t
@@ -892,6 +929,7 @@ _SPILL_BLOCKS = 14
 _SPILL_INDENT = 60
 _LEAVES = frozenset({"int", "str", "bool", "none", "name"})
 _TEXT_STEP = 64  # characters of a text charged one step (``Evaluator.text``)
+_INLINE_NODES = 24  # a define this small (in syntax nodes) is written where it is called
 
 # Built-in values read from the state: name -> code (with `{st}` the state).
 _STATE_VALUES = {
