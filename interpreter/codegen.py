@@ -157,7 +157,7 @@ class _Fn:
 
 
 _HOISTS = {"st": "m.state", "G": "m.state.globals", "C": "m.state.consts", "W": "m.watcher",
-           "MAXN": "m.limits.max_number"}
+           "MAXN": "m.limits.max_number", "LIMIT": "m.limits.max_options"}
 _HOIST_ORDER = {name: i for i, name in enumerate(_HOISTS)}
 
 
@@ -179,7 +179,7 @@ class Generator(Statements):
     def __init__(self, rules):
         self.rules = rules
         self.ns: dict = {"__builtins__": _SAFE_BUILTINS, "_M": _MISSING, "_E": {},
-                         "Grid": Grid, "Seat": Seat, "Item": Item, "Struct": Struct,
+                         "Grid": Grid, "Seat": Seat, "Item": Item, "Struct": Struct, "Sym": Sym,
                          "RuleError": RuleError, "Signal": Signal}
         self._procedures: dict = {}  # procedure or handler -> the name of its function
         self._const_names: dict[int, str] = {}
@@ -289,7 +289,7 @@ class Generator(Statements):
             fn.emit(f"seen.add({oid})")
             values = "".join(inner.py[b.name] + ", " for b in node.bindings)
             fn.emit(f"out.append(new_option({oid}, {code}, env, ({values}), m))")
-            fn.emit(f"if len(out) > m.limits.max_options: m.too_many_options({limit})")
+            fn.emit(f"if len(out) > {fn.use('LIMIT')}: m.too_many_options({limit})")
         self.loops(fn, _Scope({}, scope), node.bindings, node.where, body, positions=positions)
         return self._function(fn)
 
@@ -401,10 +401,14 @@ class Generator(Statements):
                 continue
             v = self.ex(p.expr, fn, sc)
             t = fn.tmp()
-            fn.emit(f"{t} = {v} if type({v}) is str else m.shown({v}, {self.const(node)})")
+            fn.emit(f"{t} = {v} if type({v}) is str else str({v}) if type({v}) is int else "
+                    f"m.shown({v}, {self.const(node)})")
             pieces.append(t)
         t = fn.tmp()
-        fn.emit(f"{t} = m.joined(({', '.join(pieces)},), {self.const(node)})")
+        # a short text is itself (no step); a longer one is charged and bounded by `joined`
+        fn.emit(f"{t} = {' + '.join(pieces)}")
+        fn.emit(f"if len({t}) >= {_TEXT_STEP}: {t} = m.joined(({', '.join(pieces)},), "
+                f"{self.const(node)})")
         return t
 
     # names

@@ -36,7 +36,11 @@ class Effects:
         if decl is None:
             raise RuleError("E0311", f"`{name}` is not a variable that can be set", node,
                             f"declare it with `global {name}: ...` or `let {name} = ...`")
-        value = own_copy(self.clamp(decl, value, {}))
+        self.store_global(name, decl, self.clamp(decl, value, {}), node)
+
+    def store_global(self, name: str, decl, value, node) -> None:
+        """A global's new value, already within its bounds."""
+        value = own_copy(value)
         self.storable(value, None, node)
         st = self.state
         if not self.same(st.globals.get(name), value, node):

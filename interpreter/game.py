@@ -127,7 +127,7 @@ class Game:
         """The invariants hold from the end of setup on (a setup that asks a question midway
         has dealt only part of the game)."""
         machine = self.machine
-        if not machine.set_up:
+        if not machine.set_up or not self.rules.code.invariants:
             return
         if self.invariants == "turn" and self.pending is not None \
                 and machine.state.turns == self._checked_turn:
@@ -140,7 +140,7 @@ class Game:
         # Checking leaves no trace in the game (its steps, structures made, random draws), so
         # that how often invariants are checked never changes the game itself.
         try:
-            machine.traceless(lambda: self._check_each(machine, touched))
+            machine.traceless(self._check_each, machine, touched)
         finally:
             machine.watcher = watcher
 

@@ -251,15 +251,15 @@ class Machine(Evaluator, Effects):
             return None
         return self.traceless(lambda: [e(self, frame.env) for e in showing])
 
-    def traceless(self, work):
-        """`work()`, leaving no trace in the game: the steps it took, the structures it made and
-        its random draws are undone. Its steps are bounded by what is left of the game's budget
+    def traceless(self, work, *args):
+        """`work(*args)`, leaving no trace in the game: the steps it took, the structures it made
+        and its random draws are undone. Its steps are bounded by what is left of the game's budget
         and counted apart (`Limits.max_side_steps`), so that work given back again and again
         (labels read, invariants checked) still ends."""
         st = self.state
         kept = st.steps, st.struct_ids, st.rng.state
         try:
-            result = work()
+            result = work(*args)
         finally:
             self.side_steps += st.steps - kept[0]
             st.steps, st.struct_ids, st.rng.state = kept
@@ -301,7 +301,7 @@ class Machine(Evaluator, Effects):
         """How an option reads (see OptionInstance): its label, or its name and values."""
         if opt.label is None:
             return " ".join([opt.title] + [show(env[n]) for n in opt.names])
-        return self.traceless(lambda: opt.label(self, env))
+        return self.traceless(opt.label, self, env)
 
     def log_decision(self, decision: Decision, chosen: OptionInstance) -> None:
         who = [decision.player.seat] if decision.secret else None

@@ -18,6 +18,13 @@ from __future__ import annotations
 from ..grammar import ast as A
 from .flow import CHOOSER
 
+# A value stored as it is (no list, map, grid or structure, which are copied and checked), and
+# two such values the same (``Evaluator.same``): a change to note only when they differ.
+_PLAIN = ("(type({v}) is int or type({v}) is str or type({v}) is bool or {v} is None or "
+          "type({v}) is Sym or type({v}) is Item or type({v}) is Seat)")
+_SAME = ("({a} is {b} or type({a}) is type({b}) and (type({b}) is int or type({b}) is str) "
+         "and {a} == {b})")
+
 # Statements written out whole when what they hold is too; the others run in frames.
 _SIMPLE = frozenset({
     "let", "set", "change", "move", "add", "remove", "shuffle", "log", "require", "reveal",
@@ -221,22 +228,77 @@ class Statements:
 
     def _assign(self, target, v: str, fn, ctx) -> None:
         t = self.const(target)
-        kind = target.kind
+        kind, rules = target.kind, self.rules
         if kind == "name":
-            if self._is_local(target.id, ctx):
-                self._store(target.id, v, fn, ctx)
+            name = target.id
+            if self._is_local(name, ctx):
+                self._store(name, v, fn, ctx)
+            elif name in rules.global_vars and rules.global_vars[name].kind != "component_state":
+                decl = rules.global_vars[name]
+                v = self._clamped(decl, v, "_E", fn)
+                # a plain value that is no list, map, grid or structure is stored as it is
+                fn.emit(f"if {_PLAIN.format(v=v)}:")
+                with fn.indent():
+                    old = fn.tmp()
+                    fn.emit(f"{old} = {fn.use('G')}.get({name!r})")
+                    fn.emit(f"if not {_SAME.format(a=old, b=v)}:")
+                    fn.emit(f"    {fn.use('G')}[{name!r}] = {v}")
+                    fn.emit(f"    m.changed({(0, name)!r}, {self.const(decl)})")
+                fn.emit("else:")
+                fn.emit(f"    m.store_global({name!r}, {self.const(decl)}, {v}, {t})")
             else:
-                fn.emit(f"m.assign_global({target.id!r}, {v}, {t})")
+                fn.emit(f"m.assign_global({name!r}, {v}, {t})")
         elif kind == "field":
             o = self.value(target.obj, fn, ctx)
-            fn.emit(f"m.assign_field({o}, {target.name!r}, {v}, {t})")
+            name = target.name
+            decl = rules.player_vars.get(name)
+            if decl is not None and name not in self._field_names:  # only a player's
+                fn.emit(f"if type({o}) is Seat and {_PLAIN.format(v=v)}:")
+                with fn.indent():
+                    w = self._clamped(decl, v, f"{{'me': {o}}}", fn)
+                    old = fn.tmp()
+                    fn.emit(f"{old} = {o}.vars.get({name!r})")
+                    fn.emit(f"if not {_SAME.format(a=old, b=w)}:")
+                    fn.emit(f"    {o}.vars[{name!r}] = {w}")
+                    fn.emit(f"    m.changed(({o}.seat, {name!r}), {self.const(decl)})")
+                fn.emit("else:")
+                fn.emit(f"    m.assign_field({o}, {name!r}, {v}, {t})")
+            else:
+                fn.emit(f"m.assign_field({o}, {name!r}, {v}, {t})")
         elif kind == "index":
             o = self.value(target.obj, fn, ctx)
             idx = [self.value(i, fn, ctx) for i in target.indices]
-            fn.emit(f"m.assign_index({o}, [{', '.join(idx)}], {v}, {t})")
+            if len(idx) == 2:
+                r, c = idx
+                fn.emit(f"if type({o}) is Grid and type({r}) is int and type({c}) is int and "
+                        f"1 <= {r} <= {o}.rows and 1 <= {c} <= {o}.columns and "
+                        f"{_PLAIN.format(v=v)}:")
+                fn.emit(f"    {o}.cells[({r} - 1) * {o}.columns + {c} - 1] = {v}")
+                fn.emit("else:")
+                fn.emit(f"    m.assign_index({o}, [{r}, {c}], {v}, {t})")
+            else:
+                fn.emit(f"m.assign_index({o}, [{', '.join(idx)}], {v}, {t})")
             fn.emit(f"m.changed({self._place_key(target.obj, fn, ctx)}, None, {o})")
         else:
             fn.emit(f"m.cannot_assign({t})")
+
+    def _clamped(self, decl, v: str, env: str, fn) -> str:
+        """`v` within the bounds a state variable declares (`at least`, `at most`)."""
+        if decl.at_least is None and decl.at_most is None:
+            return v
+        w = fn.tmp()
+        if all(b is None or b.kind == "int" for b in (decl.at_least, decl.at_most)):
+            fn.emit(f"{w} = {v}")
+            number = f"(type({w}) is int or type({w}) is bool)"
+            if decl.at_least is not None:
+                fn.emit(f"if {number} and {w} < {decl.at_least.value!r}: "
+                        f"{w} = {decl.at_least.value!r}")
+            if decl.at_most is not None:
+                fn.emit(f"if {number} and {w} > {decl.at_most.value!r}: "
+                        f"{w} = {decl.at_most.value!r}")
+            return w
+        fn.emit(f"{w} = m.clamp({self.const(decl)}, {v}, {env})")
+        return w
 
     def st_change(self, s, fn, ctx, at):
         cur = self.unwatched_value(s.target, fn, ctx)  # the value stays where it was: unseen
