@@ -151,7 +151,12 @@ class Evaluator:
         """The position (from 1) of the first element of `xs` equal to `x`, or 0, charging one
         step per element of `xs` visited and per element compared inside them."""
         found = 0
-        if isinstance(x, (list, dict)):
+        if type(x) in _FOUND_BY_INDEX and type(xs) is list:  # Python's `==` agrees with `_same`
+            try:
+                found = xs.index(x) + 1
+            except ValueError:
+                pass
+        elif isinstance(x, (list, dict)):
             for i, y in enumerate(xs):
                 if y is x or (isinstance(y, (list, dict)) and self.same(x, y, node)):
                     found = i + 1
@@ -318,7 +323,7 @@ class Evaluator:
         return idx[0]
 
     def grid_pos(self, grid: Grid, idx, node) -> int:
-        if len(idx) != 2 or not all(isinstance(i, int) and not isinstance(i, bool) for i in idx):
+        if len(idx) != 2 or type(idx[0]) is not int or type(idx[1]) is not int:
             raise RuleError("E0306", "a grid cell is written `grid[row, column]` with two numbers",
                             node)
         r, c = idx
@@ -328,7 +333,7 @@ class Evaluator:
         return grid.at(r, c)
 
     def list_pos(self, items: list, idx, node) -> int:
-        if len(idx) != 1 or not isinstance(idx[0], int) or isinstance(idx[0], bool):
+        if len(idx) != 1 or type(idx[0]) is not int:
             raise RuleError("E0306", "a list element is written `list[n]` with one number", node)
         i = idx[0]
         n = len(items)
@@ -405,17 +410,18 @@ class Evaluator:
     def items_of(source, what: str, node) -> list:
         """What a loop or a binding walks, as a list of its own: a list's elements, a grid's
         cells, a map's keys."""
-        if isinstance(source, Grid):
-            return list(source.cells)
-        if isinstance(source, (list, dict)):
+        t = type(source)
+        if t is list or t is dict:
             return list(source)
+        if t is Grid:
+            return list(source.cells)
         raise RuleError("E0306", f"{what} needs a list, not {type_name(source)}", node)
 
     def aggregate(self, func, values, node):
         self.tick(node, len(values))
         for v in values:
-            if not (isinstance(v, int) and not isinstance(v, bool)):
-                if func != "sum" and isinstance(v, Sym):
+            if type(v) is not int:  # yes/no is no number
+                if func != "sum" and type(v) is Sym:
                     continue
                 raise RuleError("E0306", f"`{func}` needs numbers, got {type_name(v)}", node)
         if func == "sum":
@@ -740,6 +746,11 @@ class Evaluator:
         if decl is not None:  # state on a component: all of its kind share a visibility
             return (0, decl.key)
         raise RuleError("E0306", "expected a state variable such as `x` or `p.x`", target)
+
+
+# Values found in a list by Python's own `list.index`: equal exactly when `_same` says so (not
+# numbers, which would take a yes/no for 1 or 0).
+_FOUND_BY_INDEX = frozenset({str, Sym, Seat, Item, Struct, type(None)})
 
 
 class _OverAllowance(Exception):
