@@ -74,14 +74,14 @@ def parse_agent(spec: str) -> tuple[str, int | None]:
 def make_agent(kind: str, seed: int, iterations: int | None = None,
                seconds: float | None = None) -> Agent:
     """An agent by its name (`parse_agent` spelling), seeded: the same seed plays the same."""
-    from .search import GreedyAgent, ISMCTSAgent, MCTSAgent
-
     kind, given = parse_agent(kind)
     iterations = iterations or given or 200
     if kind == "random":
         return RandomAgent(seed)
     if kind == "first":
         return FirstAgent()
+    from .search import GreedyAgent, ISMCTSAgent, MCTSAgent
+
     if kind == "greedy":
         return GreedyAgent(seed)
     if kind == "mcts":
