@@ -544,7 +544,8 @@ class Generator(Statements):
         t = fn.tmp()
         at = self.const(node)
         if node.op == "not":
-            fn.emit(f"if type({v}) is not bool: m.truth({v}, {at})")
+            if not yes_no(node.operand):
+                fn.emit(f"if type({v}) is not bool: m.truth({v}, {at})")
             fn.emit(f"{t} = not {v}")
         else:
             fn.emit(f"{t} = -{v} if type({v}) is int else m.cannot_negate({v}, {at})")
@@ -562,9 +563,11 @@ class Generator(Statements):
             fn.emit("else:")
             with _Indent(fn):
                 other = "False" if op == "or" else "True"
-                fn.emit(f"if {a} is not {other}: m.truth({a}, {self.const(node.left)})")
+                if not yes_no(node.left):
+                    fn.emit(f"if {a} is not {other}: m.truth({a}, {self.const(node.left)})")
                 b = self.ex(node.right, fn, sc)
-                fn.emit(f"{t} = {b} if type({b}) is bool else m.truth({b}, "
+                fn.emit(f"{t} = {b}" if yes_no(node.right) else
+                        f"{t} = {b} if type({b}) is bool else m.truth({b}, "
                         f"{self.const(node.right)})")
             return t
         if op in ("in", "not in"):
@@ -652,15 +655,17 @@ class Generator(Statements):
     def ex_conditional(self, node, fn, sc):
         c = self.ex(node.test, fn, sc)
         t = fn.tmp()
-        fn.emit(f"if {c} is True:")
+        known = yes_no(node.test)
+        fn.emit(f"if {c}:" if known else f"if {c} is True:")
         with _Indent(fn):
             fn.emit(f"{t} = {self.ex(node.then, fn, sc)}")
-        fn.emit(f"elif {c} is False:")
+        fn.emit("else:" if known else f"elif {c} is False:")
         with _Indent(fn):
             fn.emit(f"{t} = {self.ex(node.otherwise, fn, sc)}")
-        fn.emit("else:")
-        with _Indent(fn):
-            fn.emit(f"{t} = m.truth({c}, {self.const(node.test)})")
+        if not known:
+            fn.emit("else:")
+            with _Indent(fn):
+                fn.emit(f"{t} = m.truth({c}, {self.const(node.test)})")
         return t
 
     def ex_list(self, node, fn, sc):
@@ -733,15 +738,18 @@ class Generator(Statements):
         opened = 0
         if where is not None:
             w = self.ex(where, fn, inner)
-            if binds:
+            if binds and yes_no(where):
+                fn.emit(f"if not {w}: continue")
+            elif binds:
                 fn.emit(f"if {w} is not True:")
                 with _Indent(fn):
                     fn.emit(f"if {w} is not False: m.truth({w}, {self.const(where)})")
                     fn.emit("continue")
             else:  # no loop to continue: the body runs only when `where` holds
-                fn.emit(f"if {w} is not True and {w} is not False: "
-                        f"m.truth({w}, {self.const(where)})")
-                fn.emit(f"if {w} is True:")
+                if not yes_no(where):
+                    fn.emit(f"if {w} is not True and {w} is not False: "
+                            f"m.truth({w}, {self.const(where)})")
+                fn.emit(f"if {w}:")
                 fn.depth += 1
                 opened = 1
         body(inner)
@@ -829,9 +837,10 @@ class Generator(Statements):
                     fn.emit("pass")
                     return
                 w = self.ex(node.where, fn, inner)
-                fn.emit(f"if {w} is not True:")
+                fn.emit(f"if not {w}:" if yes_no(node.where) else f"if {w} is not True:")
                 with _Indent(fn):
-                    fn.emit(f"if {w} is not False: m.truth({w}, {self.const(node.where)})")
+                    if not yes_no(node.where):
+                        fn.emit(f"if {w} is not False: m.truth({w}, {self.const(node.where)})")
                     fn.emit(f"{t} = False")
                     fn.emit(f"{flag} = True")
                     fn.emit("break")
@@ -941,6 +950,18 @@ _STATE_VALUES = {
     "winners": "list({st}.winners)", "current_player": "{st}.current", "phase": "{st}.phase",
     "pending_player": "m.pending_player",
 }
+
+
+_YES_NO_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"})
+
+
+def yes_no(node) -> bool:
+    """Whether `node` is always worked out to yes or no (or fails): a comparison, `and`, `or`,
+    `not`, `any`, `all`, a literal. Its code need not refuse another kind of value."""
+    kind = node.kind
+    return (kind == "bool" or kind == "binary" and node.op in _YES_NO_OPS
+            or kind == "unary" and node.op == "not"
+            or kind == "quantifier" and node.func in ("any", "all"))
 
 
 def _sort_keys(keys) -> list:

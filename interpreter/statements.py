@@ -475,10 +475,9 @@ class Statements:
         fn.emit(f"m.rotate({at}, {self.value(s.among, fn, ctx)})")
 
     def st_require(self, s, fn, ctx, at):
-        t = self.value(s.test, fn, ctx)
-        fn.emit(f"if {t} is not True:")
+        t = self._test(s.test, fn, ctx)
+        fn.emit(f"if not {t}:")
         with fn.indent():
-            fn.emit(f"if {t} is not False: m.truth({t}, {self.const(s.test)})")
             fn.emit(f"m.require_failed({self.value(s.message, fn, ctx)}, {at})")
 
     def st_stop(self, s, fn, ctx, at):
@@ -489,8 +488,12 @@ class Statements:
     # compound statements, written out whole
     def _test(self, test, fn, ctx) -> str:
         """A condition's value, refused when it is not yes or no."""
+        from .codegen import yes_no
+
         t = self.value(test, fn, ctx)
-        fn.emit(f"if {t} is not True and {t} is not False: m.truth({t}, {self.const(test)})")
+        if not yes_no(test):
+            fn.emit(f"if {t} is not True and {t} is not False: m.truth({t}, "
+                    f"{self.const(test)})")
         return t
 
     def st_if(self, s, fn, ctx, at):
@@ -549,10 +552,8 @@ class Statements:
             with fn.indent(block=True):
                 fn.steps("1", at)
                 if s.where is not None:
-                    w = self.value(s.where, fn, inner)
-                    fn.emit(f"if {w} is not True:")
-                    fn.emit(f"    if {w} is not False: m.truth({w}, {self.const(s.where)})")
-                    fn.emit("    continue")
+                    w = self._test(s.where, fn, inner)
+                    fn.emit(f"if not {w}: continue")
                 self._body(s.body, fn, inner)
         self._until_stopped(fn, loop)
 
