@@ -326,6 +326,9 @@ class Generator(Statements):
             self._function(fn, stub=False)
         return fname
 
+    def yes_no(self, node) -> bool:
+        return yes_no(node, self.rules)
+
     def _leaf(self, name: str) -> bool:
         """Whether define `name` is small and calls no define (nor shows a structure, whose
         record's text might): its body is then written where it is called, which can tell
@@ -544,7 +547,7 @@ class Generator(Statements):
         t = fn.tmp()
         at = self.const(node)
         if node.op == "not":
-            if not yes_no(node.operand):
+            if not self.yes_no(node.operand):
                 fn.emit(f"if type({v}) is not bool: m.truth({v}, {at})")
             fn.emit(f"{t} = not {v}")
         else:
@@ -563,10 +566,10 @@ class Generator(Statements):
             fn.emit("else:")
             with _Indent(fn):
                 other = "False" if op == "or" else "True"
-                if not yes_no(node.left):
+                if not self.yes_no(node.left):
                     fn.emit(f"if {a} is not {other}: m.truth({a}, {self.const(node.left)})")
                 b = self.ex(node.right, fn, sc)
-                fn.emit(f"{t} = {b}" if yes_no(node.right) else
+                fn.emit(f"{t} = {b}" if self.yes_no(node.right) else
                         f"{t} = {b} if type({b}) is bool else m.truth({b}, "
                         f"{self.const(node.right)})")
             return t
@@ -655,7 +658,7 @@ class Generator(Statements):
     def ex_conditional(self, node, fn, sc):
         c = self.ex(node.test, fn, sc)
         t = fn.tmp()
-        known = yes_no(node.test)
+        known = self.yes_no(node.test)
         fn.emit(f"if {c}:" if known else f"if {c} is True:")
         with _Indent(fn):
             fn.emit(f"{t} = {self.ex(node.then, fn, sc)}")
@@ -738,7 +741,7 @@ class Generator(Statements):
         opened = 0
         if where is not None:
             w = self.ex(where, fn, inner)
-            if binds and yes_no(where):
+            if binds and self.yes_no(where):
                 fn.emit(f"if not {w}: continue")
             elif binds:
                 fn.emit(f"if {w} is not True:")
@@ -746,7 +749,7 @@ class Generator(Statements):
                     fn.emit(f"if {w} is not False: m.truth({w}, {self.const(where)})")
                     fn.emit("continue")
             else:  # no loop to continue: the body runs only when `where` holds
-                if not yes_no(where):
+                if not self.yes_no(where):
                     fn.emit(f"if {w} is not True and {w} is not False: "
                             f"m.truth({w}, {self.const(where)})")
                 fn.emit(f"if {w}:")
@@ -837,9 +840,9 @@ class Generator(Statements):
                     fn.emit("pass")
                     return
                 w = self.ex(node.where, fn, inner)
-                fn.emit(f"if not {w}:" if yes_no(node.where) else f"if {w} is not True:")
+                fn.emit(f"if not {w}:" if self.yes_no(node.where) else f"if {w} is not True:")
                 with _Indent(fn):
-                    if not yes_no(node.where):
+                    if not self.yes_no(node.where):
                         fn.emit(f"if {w} is not False: m.truth({w}, {self.const(node.where)})")
                     fn.emit(f"{t} = False")
                     fn.emit(f"{flag} = True")
@@ -955,10 +958,15 @@ _STATE_VALUES = {
 _YES_NO_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"})
 
 
-def yes_no(node) -> bool:
+def yes_no(node, rules=None) -> bool:
     """Whether `node` is always worked out to yes or no (or fails): a comparison, `and`, `or`,
-    `not`, `any`, `all`, a literal. Its code need not refuse another kind of value."""
+    `not`, `any`, `all`, a literal, a call of a define (of `rules`, without modifiers) whose
+    body is one of these. Its code need not refuse another kind of value."""
     kind = node.kind
+    if kind == "call" and rules is not None:
+        decl = rules.defines.get(node.func)
+        return decl is not None and node.func not in rules.modifiers \
+            and len(node.args) == len(decl.params) and yes_no(decl.body)
     return (kind == "bool" or kind == "binary" and node.op in _YES_NO_OPS
             or kind == "unary" and node.op == "not"
             or kind == "quantifier" and node.func in ("any", "all"))

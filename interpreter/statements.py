@@ -20,8 +20,19 @@ from .flow import CHOOSER
 
 # A value stored as it is (no list, map, grid or structure, which are copied and checked), and
 # two such values the same (``Evaluator.same``): a change to note only when they differ.
-_PLAIN = ("(type({v}) is int or type({v}) is str or type({v}) is bool or {v} is None or "
-          "type({v}) is Sym or type({v}) is Item or type({v}) is Seat)")
+_PLAIN_TEST = ("(type({v}) is int or type({v}) is str or type({v}) is bool or {v} is None or "
+               "type({v}) is Sym or type({v}) is Item or type({v}) is Seat)")
+
+
+class _Plain:
+    """`_PLAIN.format(v=...)`: the test, or `True` for a literal (`None`, `(3)`)."""
+
+    @staticmethod
+    def format(v: str) -> str:
+        return "True" if v == "None" or v.startswith("(") else _PLAIN_TEST.format(v=v)
+
+
+_PLAIN = _Plain()
 _SAME = ("({a} is {b} or type({a}) is type({b}) and (type({b}) is int or type({b}) is str) "
          "and {a} == {b})")
 
@@ -198,7 +209,9 @@ class Statements:
 
     def unwatched_value(self, node, fn, ctx: _Block) -> str:
         """An expression whose reads show the audited seat nothing (where a value goes: a
-        target, a destination; ``Machine.watch``)."""
+        target, a destination; ``Machine.watch``). A name of the block shows nothing anyway."""
+        if node.kind == "name" and self._is_local(node.id, ctx):
+            return self.value(node, fn, ctx)
         with self.unwatched(fn):
             return self.value(node, fn, ctx)
 
@@ -324,6 +337,8 @@ class Statements:
             return self._place_key(node.obj, fn, ctx)
         if node.kind != "field":
             return "None"
+        if node.obj.kind == "name" and self._is_local(node.obj.id, ctx):  # cannot fail
+            return f"m.var_key_of({self.value(node.obj, fn, ctx)}, {node.name!r})"
         key = fn.tmp()
         fn.emit("try:")
         with fn.indent(block=True):
@@ -488,10 +503,8 @@ class Statements:
     # compound statements, written out whole
     def _test(self, test, fn, ctx) -> str:
         """A condition's value, refused when it is not yes or no."""
-        from .codegen import yes_no
-
         t = self.value(test, fn, ctx)
-        if not yes_no(test):
+        if not self.yes_no(test):
             fn.emit(f"if {t} is not True and {t} is not False: m.truth({t}, "
                     f"{self.const(test)})")
         return t
