@@ -190,6 +190,9 @@ class Generator(Statements):
         self._defines: dict[str, str] = {}  # define -> the name of its function
         self._bodies: dict = {}  # define -> its body alone (called with its modifiers)
         self._leaves: dict[str, bool] = {}  # define -> whether it is written where called
+        from .dependencies import repeatable_defines
+
+        self._repeatable = repeatable_defines(rules)
         self._const_names_of_rules = {d.name for d in rules.consts}
         # names a component's or a structure's fields may have (records, tables' columns)
         self._field_names = {f.name for r in rules.records.values() for f in r.fields} | {
@@ -900,7 +903,16 @@ class Generator(Statements):
             elif self._leaf(name):
                 return self._inlined(decl, args, at, fn, sc)
             else:
-                fn.emit(f"{t} = {self.define(name)}(m, {at}{''.join(', ' + a for a in args)})")
+                call = f"{self.define(name)}(m, {at}{''.join(', ' + a for a in args)})"
+                if name in self._repeatable:  # remembered while the state stands still
+                    site = self.const([0, 0, True, name])
+                    fn.emit(f"if m.memo is not None and {site}[2]:")
+                    fn.emit(f"    {t} = m.remembered({site}, {self.define(name)}, "
+                            f"({''.join(a + ', ' for a in args)}), {at})")
+                    fn.emit("else:")
+                    fn.emit(f"    {t} = {call}")
+                else:
+                    fn.emit(f"{t} = {call}")
             return t
         arity = BUILTIN_FUNCTIONS.get(name)
         if arity is None or len(args) < arity[0] or (arity[1] is not None and len(args) > arity[1]):

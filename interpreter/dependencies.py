@@ -9,7 +9,7 @@ be to miss a read, so anything whose value can change without a named variable c
 from __future__ import annotations
 
 from ..grammar import ast as A
-from ..validator.builtins import BUILTIN_VALUES
+from ..validator.builtins import BUILTIN_VALUES, RANDOM_FUNCTIONS
 
 # Built-in values that never change during a game: the seats themselves (their variables are
 # reads by name, `p.x`), and how many there are.
@@ -46,3 +46,31 @@ def variables_read(expr, rules) -> frozenset[str] | None:
                 for mod in rules.modifiers.get(node.func, ()):
                     pending.extend(x for x in (mod.when, mod.value) if x is not None)
     return frozenset(names)
+
+
+def repeatable_defines(rules) -> frozenset[str]:
+    """The `define`s whose value depends only on their arguments and the state: no draw at random
+    (`random_int`, `shuffled`, a `random` sort key) and no record made with `new` (each is a new
+    one), in them or in what they call. While the state stands still, two calls of one with the
+    same arguments give the same value, so a value worked out once may be used again."""
+    changing: set[str] = set()
+    calls: dict[str, set[str]] = {}
+    for name, decl in rules.defines.items():
+        parts = [decl.body] + [x for mod in rules.modifiers.get(name, ())
+                               for x in (mod.when, mod.value) if x is not None]
+        called = calls[name] = set()
+        for node in (n for part in parts for n in A.walk(part)):
+            kind = node.kind
+            if kind in ("random_key", "record_lit") or (kind == "call"
+                                                        and node.func in RANDOM_FUNCTIONS):
+                changing.add(name)
+            elif kind == "call" and node.func in rules.defines:
+                called.add(node.func)
+    grew = True
+    while grew:  # a define that calls a changing one changes too
+        grew = False
+        for name, called in calls.items():
+            if name not in changing and not called.isdisjoint(changing):
+                changing.add(name)
+                grew = True
+    return frozenset(rules.defines.keys() - changing)

@@ -49,6 +49,45 @@ class Evaluator:
         self.watcher: int | None = None
         self.saw_hidden = False
         self.known_reveals: dict = {}  # the reveals when the audited decision was made
+        # While the state stands still (`standing_still`): the values of repeatable defines
+        # already worked out, by (define, arguments), with the steps each first cost.
+        self.memo: dict | None = None
+
+    def standing_still(self, work, *args):
+        """`work(*args)`, which changes nothing (it lists options or checks invariants): a
+        repeatable define (``dependencies.repeatable_defines``) called again with the same
+        arguments gives the value it gave, charging the steps it cost then, so step counts stay
+        as they were. Not while a seat's knowledge is audited: each read must be seen."""
+        if self.memo is not None or self.watcher is not None:
+            return work(*args)
+        self.memo = {}
+        try:
+            return work(*args)
+        finally:
+            self.memo = None
+
+    def remembered(self, site: list, define, args: tuple, node):
+        """A call of a repeatable define while the state stands still (see `standing_still`):
+        its value and steps given again for arguments it was called with. `site` counts the
+        look-ups and hits of one call in the rules: one whose arguments rarely repeat (`f(r, c)`
+        over every cell) stops looking itself up after a trial."""
+        site[0] += 1
+        key = (site[3], *args)
+        try:
+            hit = self.memo.get(key)
+        except TypeError:  # an argument with no identity to key by (a list, a map)
+            return define(self, node, *args)
+        if hit is not None:
+            site[1] += 1
+            self.tick(node, hit[1])
+            return hit[0]
+        if site[0] >= _MEMO_TRIAL and site[1] * 4 < site[0]:
+            site[2] = False
+        st = self.state
+        before = st.steps
+        value = define(self, node, *args)
+        self.memo[key] = (value, st.steps - before)
+        return value
 
     def watch(self, seat: int | None) -> None:
         """Audit what follows for what `seat` could not see until now (None: stop)."""
@@ -747,6 +786,10 @@ class Evaluator:
             return (0, decl.key)
         raise RuleError("E0306", "expected a state variable such as `x` or `p.x`", target)
 
+
+# Calls of a repeatable define looked up before deciding whether remembering them pays: the
+# memo changes no value and no step count, only the time taken.
+_MEMO_TRIAL = 256
 
 # Values found in a list by Python's own `list.index`: equal exactly when `_same` says so (not
 # numbers, which would take a yes/no for 1 or 0).

@@ -140,7 +140,7 @@ class Game:
         # Checking leaves no trace in the game (its steps, structures made, random draws), so
         # that how often invariants are checked never changes the game itself.
         try:
-            machine.traceless(self._check_each, machine, touched)
+            machine.traceless(machine.standing_still, self._check_each, machine, touched)
         finally:
             machine.watcher = watcher
 

@@ -206,7 +206,7 @@ class Machine(Evaluator, Effects):
                             node.player)
         if node.kind == "compose":
             return self.decide_composed(frame, player)
-        options = self._options(op, env, None)
+        options = self.standing_still(self._options, op, env, None)
         if node.repeat and options and not any(o.name == DONE for o in op.options):
             options.append(OptionInstance(DONE, "Done", None, env))
         if not options:
@@ -271,7 +271,7 @@ class Machine(Evaluator, Effects):
 
     def options(self, op, env, codes=None) -> list[OptionInstance]:
         """The legal options of a `choose` (or `codes`, the options of a `compose` step)."""
-        return self._options(op, env, codes)
+        return self.standing_still(self._options, op, env, codes)
 
     def _options(self, op, env, codes) -> list[OptionInstance]:
         out: list[OptionInstance] = []
