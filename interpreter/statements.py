@@ -623,11 +623,12 @@ class Statements:
     def _call(self, fname: str, params, args: list[str], fn, ctx, at) -> None:
         """Run a procedure's or handler's function one call deeper, with its parameters and
         who made the decision being carried out (for its log lines in secret decisions)."""
+        from .flow import callee_env
+
+        self.ns.setdefault("callee_env", callee_env)
         fn.emit(f"m.enter_call({ctx.depth}, {at})")
-        names = fn.tmp()
-        fn.emit(f"{names} = {{{', '.join(f'{p!r}: {a}' for p, a in zip(params, args))}}}")
-        fn.emit(f"if {CHOOSER!r} in env: {names}[{CHOOSER!r}] = env[{CHOOSER!r}]")
-        fn.emit(f"{fname}(m, {ctx.depth} + 1, {names})")
+        fn.emit(f"{fname}(m, {ctx.depth} + 1, callee_env({tuple(params)!r}, "
+                f"({''.join(a + ', ' for a in args)}), env))")
         fn.emit(f"m.depth = {ctx.depth}")
 
     def st_do(self, s, fn, ctx, at):
