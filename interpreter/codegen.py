@@ -724,10 +724,13 @@ class Generator(Statements):
         it, each element visited a step), skipping what fails `where`; `body(scope)` writes
         the innermost code. With `flag`, the body may set it and `break`: every loop ends.
         With `positions`, each binding's 1-based position in its list is appended to it (None
-        for a range, whose values are numbers)."""
+        for a range, whose values are numbers). A loop that visits every element (no `flag`)
+        is charged for all of them as it starts: the same steps, one check."""
         inner = sc
         for depth, b in enumerate(binds):
             it, ranged = self._items(b, fn, inner)
+            if flag is None:
+                fn.steps(f"len({it})", self.const(b))
             v = fn.tmp()
             if positions is not None and not ranged:
                 k = fn.tmp()
@@ -739,7 +742,8 @@ class Generator(Statements):
                 fn.emit(f"for {v} in {it}:")
             fn.depth += 1
             fn.blocks += 1
-            fn.steps("1", self.const(b))
+            if flag is not None:
+                fn.steps("1", self.const(b))
             inner = inner.bind(b.name, v)
         opened = 0
         if where is not None:
