@@ -53,19 +53,7 @@ def _placeholder(m, env):
     raise RuntimeError("a generated function was called before its ruleset was compiled")
 
 
-class Bound:
-    """A binding `x in xs` of a statement (an option, a reaction): its name and compiled
-    source (a function of the enclosing names), and the scope after it."""
-
-    __slots__ = ("node", "name", "source", "scope")
-
-    def __init__(self, gen: "Generator", node, scope: Scope):
-        self.node, self.name = node, node.name
-        self.source = gen.expr(node.source, scope)
-        self.scope = None if scope is None else scope | {node.name}
-
-
-class _Scope:
+class Names:
     """Where each name visible in generated code lives: `py` maps names bound in the function
     itself to its Python locals; `env` is the set of names read from the block's names (None:
     unknown, look there first)."""
@@ -75,11 +63,11 @@ class _Scope:
     def __init__(self, py: dict, env: Scope):
         self.py, self.env = py, env
 
-    def bind(self, name: str, var: str) -> "_Scope":
-        return _Scope({**self.py, name: var}, self.env)
+    def bind(self, name: str, var: str) -> "Names":
+        return Names({**self.py, name: var}, self.env)
 
 
-class _Fn:
+class Function:
     """The source of one generated function being written."""
 
     def __init__(self, gen: "Generator", name: str, params: str, env: str):
@@ -161,17 +149,6 @@ _HOISTS = {"st": "m.state", "G": "m.state.globals", "C": "m.state.consts", "W": 
 _HOIST_ORDER = {name: i for i, name in enumerate(_HOISTS)}
 
 
-class _Indent:
-    def __init__(self, fn: _Fn):
-        self.fn = fn
-
-    def __enter__(self):
-        self.fn.depth += 1
-
-    def __exit__(self, *exc):
-        self.fn.depth -= 1
-
-
 class Generator(Statements):
     """Writes and compiles the functions of one ruleset (and of expressions met later, such as
     a scenario's, which may call its defines): one module namespace for all of them."""
@@ -180,7 +157,7 @@ class Generator(Statements):
         self.rules = rules
         self.ns: dict = {"__builtins__": _SAFE_BUILTINS, "_M": _MISSING, "_E": {},
                          "Grid": Grid, "Seat": Seat, "Item": Item, "Struct": Struct, "Sym": Sym,
-                         "RuleError": RuleError, "Signal": Signal}
+                         "RuleError": RuleError, "Signal": Signal, "RuntimeError": RuntimeError}
         self._procedures: dict = {}  # procedure or handler -> the name of its function
         self._const_names: dict[int, str] = {}
         self._kept: list = []  # the constants, kept alive so that their ids stay theirs
@@ -228,7 +205,7 @@ class Generator(Statements):
             if stub is not None:
                 stub.__code__ = self.ns[name].__code__
 
-    def _function(self, fn: _Fn, stub: bool = True):
+    def _function(self, fn: Function, stub: bool = True):
         stub_fn = types.FunctionType(_placeholder.__code__, self.ns, fn.name) if stub else None
         self._pending.append((fn.name, fn.source(), stub_fn))
         return stub_fn
@@ -239,19 +216,10 @@ class Generator(Statements):
         the enclosing block (None: unknown)."""
         if node is None:
             return None
-        fn = _Fn(self, self._fresh("e"), "m, env", "env")
-        result = self.ex(node, fn, _Scope({}, scope))
+        fn = Function(self, self._fresh("e"), "m, env", "env")
+        result = self.ex(node, fn, Names({}, scope))
         fn.emit(f"return {result}")
         return self._function(fn)
-
-    def bindings(self, nodes, scope: Scope) -> tuple[list[Bound], Scope]:
-        """Several bindings of a statement, each seeing the names of those before it."""
-        out = []
-        for b in nodes:
-            bound = Bound(self, b, scope)
-            out.append(bound)
-            scope = bound.scope
-        return out, scope
 
     def keys(self, keys, scope: Scope) -> list:
         """Sort keys of an automaton's `prefer` line: (function or None for `random`,
@@ -263,8 +231,8 @@ class Generator(Statements):
         """A function `f(machine, env)` giving (element, key values) for each element of
         `binding` that meets `where`, unordered (``Evaluator.order`` orders them): `award`,
         `winner`."""
-        fn = _Fn(self, self._fresh("r"), "m, env", "env")
-        rows = self._rows(fn, _Scope({}, scope), binding, where, _sort_keys(keys))
+        fn = Function(self, self._fresh("r"), "m, env", "env")
+        rows = self._rows(fn, Names({}, scope), binding, where, sort_keys_of(keys))
         fn.emit(f"return {rows}")
         return self._function(fn)
 
@@ -275,7 +243,7 @@ class Generator(Statements):
         among `seen`)."""
         from .flow import new_option, option_token
 
-        fn = _Fn(self, self._fresh("o"), "m, env, out, seen", "env")
+        fn = Function(self, self._fresh("o"), "m, env, out, seen", "env")
         positions: list = []
         code, limit = self.const(option), self.const(choose)
         self.ns.setdefault("option_token", option_token)
@@ -293,16 +261,16 @@ class Generator(Statements):
             values = "".join(inner.py[b.name] + ", " for b in node.bindings)
             fn.emit(f"out.append(new_option({oid}, {code}, env, ({values}), m))")
             fn.emit(f"if len(out) > {fn.use('LIMIT')}: m.too_many_options({limit})")
-        self.loops(fn, _Scope({}, scope), node.bindings, node.where, body, positions=positions)
+        self.loops(fn, Names({}, scope), node.bindings, node.where, body, positions=positions)
         return self._function(fn)
 
     def combinations(self, nodes, scope: Scope):
         """A function `f(machine, env)` giving, for each combination of the bindings `nodes`,
         the names they bind (a reaction's bindings)."""
-        fn = _Fn(self, self._fresh("c"), "m, env", "env")
+        fn = Function(self, self._fresh("c"), "m, env", "env")
         out = fn.tmp()
         fn.emit(f"{out} = []")
-        self.loops(fn, _Scope({}, scope), nodes, None, lambda inner: fn.emit(
+        self.loops(fn, Names({}, scope), nodes, None, lambda inner: fn.emit(
             f"{out}.append({{{', '.join(f'{b.name!r}: {inner.py[b.name]}' for b in nodes)}}})"))
         fn.emit(f"return {out}")
         return self._function(fn)
@@ -314,17 +282,17 @@ class Generator(Statements):
             fname = self._defines[name] = self._fresh("d")
             decl = self.rules.defines[name]
             params = [f"a{i}" for i in range(len(decl.params))]
-            fn = _Fn(self, fname, ", ".join(["m", "node", *params]), "_E")
+            fn = Function(self, fname, ", ".join(["m", "node", *params]), "_E")
             fn.emit("d = m.depth = m.depth + 1")
             fn.emit("try:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"if d > m.limits.max_depth: m.too_deep({self.const(decl)}, node)")
                 fn.steps(str(DEFINE_CALL_STEPS), "node")
-                result = self.ex(decl.body, fn, _Scope(dict(zip(decl.params, params)),
+                result = self.ex(decl.body, fn, Names(dict(zip(decl.params, params)),
                                                       frozenset()))
                 fn.emit(f"return {result}")
             fn.emit("finally:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit("m.depth -= 1")
             self._function(fn, stub=False)
         return fname
@@ -344,12 +312,12 @@ class Generator(Statements):
                 and n.func in self.rules.defines for n in nodes)
         return leaf
 
-    def _inlined(self, decl, args: list[str], at: str, fn: _Fn, sc: _Scope) -> str:
+    def _inlined(self, decl, args: list[str], at: str, fn: Function, sc: Names) -> str:
         """A call of a leaf define, written out: one call deeper (its depth checked), its
         steps charged, its parameters the arguments' values."""
         fn.emit(f"if m.depth >= m.limits.max_depth: m.too_deep({self.const(decl)}, {at})")
         fn.steps(str(DEFINE_CALL_STEPS), at)
-        inner = _Scope(dict(zip(decl.params, args)), frozenset())
+        inner = Names(dict(zip(decl.params, args)), frozenset())
         return self.ex(decl.body, fn, inner)
 
     def body(self, name: str):
@@ -359,15 +327,15 @@ class Generator(Statements):
         if stub is None:
             decl = self.rules.defines[name]
             params = [f"a{i}" for i in range(len(decl.params))]
-            fn = _Fn(self, self._fresh("b"), ", ".join(["m", *params]), "_E")
-            result = self.ex(decl.body, fn, _Scope(dict(zip(decl.params, params)), frozenset()))
+            fn = Function(self, self._fresh("b"), ", ".join(["m", *params]), "_E")
+            result = self.ex(decl.body, fn, Names(dict(zip(decl.params, params)), frozenset()))
             fn.emit(f"return {result}")
             stub = self._bodies[name] = self._function(fn)
             self.flush()
         return stub
 
     @contextmanager
-    def unwatched(self, fn: _Fn):
+    def unwatched(self, fn: Function):
         """Code whose reads show the audited seat nothing (``Machine.watch``): where a value
         goes, as a target or a destination, is not a look at it."""
         w = fn.tmp()
@@ -431,7 +399,7 @@ class Generator(Statements):
             return t
         fn.emit(f"{t} = {fn.env}.get({name!r}, _M)")
         fn.emit(f"if {t} is _M:")
-        with _Indent(fn):
+        with fn.indent():
             self._named(node, fn, t, borrow)
         return t
 
@@ -484,20 +452,20 @@ class Generator(Statements):
                 and node.obj.id in self.rules.rows:
             # scope unknown: `cards.guard` when `cards` turns out to be a list
             fn.emit(f"if type({o}) is list:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"{t} = m.row({node.obj.id!r}, {name!r}, {at})")
             branch = "elif"
         # the common cases first: a field of a component or structure, a player's variable
         # (whichever the name can be; anything else, and every error, `get_field` tells)
         if name in self._field_names:
             fn.emit(f"{branch} type({o}) is Item or type({o}) is Struct:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"{t} = {o}.fields.get({name!r}, _M)")
                 fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
             branch = "elif"
         if name in self.rules.player_vars:
             fn.emit(f"{branch} type({o}) is Seat:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"{t} = {o}.vars.get({name!r}, _M)")
                 fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
                 if fn.watched:
@@ -508,7 +476,7 @@ class Generator(Statements):
             fn.emit(f"{t} = m.get_field({o}, {name!r}, {at})")
             return t
         fn.emit("else:")
-        with _Indent(fn):
+        with fn.indent():
             fn.emit(f"{t} = m.get_field({o}, {name!r}, {at})")
         return t
 
@@ -525,22 +493,22 @@ class Generator(Statements):
             r, c = idx
             fn.emit(f"if type({o}) is Grid and type({r}) is int and type({c}) is int "
                     f"and 1 <= {r} <= {o}.rows and 1 <= {c} <= {o}.columns:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"{t} = {o}.cells[({r} - 1) * {o}.columns + {c} - 1]")
         elif len(idx) == 1:
             i = idx[0]
             fn.emit(f"if type({o}) is list and type({i}) is int and 1 <= {i} <= len({o}):")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"{t} = {o}[{i} - 1]")
             fn.emit(f"elif type({o}) is dict:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"{t} = {o}.get({i})")
         else:
             fn.emit("if False:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit("pass")
         fn.emit("else:")
-        with _Indent(fn):
+        with fn.indent():
             fn.emit(f"{t} = m.index({o}, [{', '.join(idx)}], {at}, {table!r})")
         return t
 
@@ -564,10 +532,10 @@ class Generator(Statements):
             decided = "True" if op == "or" else "False"
             a = self.ex(node.left, fn, sc)
             fn.emit(f"if {a} is {decided}:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"{t} = {decided}")
             fn.emit("else:")
-            with _Indent(fn):
+            with fn.indent():
                 other = "False" if op == "or" else "True"
                 if not self.yes_no(node.left):
                     fn.emit(f"if {a} is not {other}: m.truth({a}, {self.const(node.left)})")
@@ -582,7 +550,7 @@ class Generator(Statements):
                  else self.ex(node.right, fn, sc))
             i = fn.tmp()
             fn.emit(f"if type({b}) is list and type({a}) in _INDEXABLE:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit("try:")
                 fn.emit(f"    {i} = {b}.index({a}) + 1")
                 fn.emit("except ValueError:")
@@ -590,7 +558,7 @@ class Generator(Statements):
                 fn.steps(f"({i} or len({b}))", at)
                 fn.emit(f"{t} = {i} {'>' if op == 'in' else '=='} 0")
             fn.emit("else:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"{t} = m.binary_values({at}, {a}, {b})")
             self.ns.setdefault("_INDEXABLE", _INDEXABLE)
             return t
@@ -599,12 +567,12 @@ class Generator(Statements):
         slow = f"m.binary_values({at}, {a}, {b})"
         if op in ("+", "-", "*"):
             fn.emit(f"if {self._ints(node, a, b)}:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"{t} = {a} {op} {b}")
                 maxn = fn.use("MAXN")
                 fn.emit(f"if not -{maxn} <= {t} <= {maxn}: {t} = {slow}")
             fn.emit("else:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"{t} = {slow}")
         elif op in ("<", "<=", ">", ">="):
             fn.emit(f"{t} = {a} {op} {b} if {self._ints(node, a, b)} else {slow}")
@@ -612,11 +580,11 @@ class Generator(Statements):
             fn.emit(f"{t} = {self._equal(node, sc, a, b, slow)}")
         elif op == "..":
             fn.emit(f"if {self._ints(node, a, b)} and 0 <= {b} - {a} < 64:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.steps(f"{b} - {a} + 1", at)
                 fn.emit(f"{t} = list(range({a}, {b} + 1))")
             fn.emit("else:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"{t} = {slow}")
         else:
             fn.emit(f"{t} = {slow}")
@@ -663,14 +631,14 @@ class Generator(Statements):
         t = fn.tmp()
         known = self.yes_no(node.test)
         fn.emit(f"if {c}:" if known else f"if {c} is True:")
-        with _Indent(fn):
+        with fn.indent():
             fn.emit(f"{t} = {self.ex(node.then, fn, sc)}")
         fn.emit("else:" if known else f"elif {c} is False:")
-        with _Indent(fn):
+        with fn.indent():
             fn.emit(f"{t} = {self.ex(node.otherwise, fn, sc)}")
         if not known:
             fn.emit("else:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"{t} = m.truth({c}, {self.const(node.test)})")
         return t
 
@@ -707,7 +675,7 @@ class Generator(Statements):
                 break
             c = self.ex(case.value, fn, sc)
             fn.emit(f"if {v} is {c} or m.same({v}, {c}):")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"{t} = {self.ex(case.result, fn, sc)}")
             fn.emit("else:")
             fn.depth += 1
@@ -752,7 +720,7 @@ class Generator(Statements):
                 fn.emit(f"if not {w}: continue")
             elif binds:
                 fn.emit(f"if {w} is not True:")
-                with _Indent(fn):
+                with fn.indent():
                     fn.emit(f"if {w} is not False: m.truth({w}, {self.const(where)})")
                     fn.emit("continue")
             else:  # no loop to continue: the body runs only when `where` holds
@@ -779,11 +747,11 @@ class Generator(Statements):
         if src.kind == "binary" and src.op == "..":
             lo, hi = self.ex(src.left, fn, sc), self.ex(src.right, fn, sc)
             fn.emit(f"if {self._ints(src, lo, hi)} and 0 <= {hi} - {lo} < 64:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.steps(f"{hi} - {lo} + 1", self.const(src))
                 fn.emit(f"{it} = range({lo}, {hi} + 1)")
             fn.emit("else:")
-            with _Indent(fn):
+            with fn.indent():
                 fn.emit(f"{it} = m.binary_values({self.const(src)}, {lo}, {hi})")
             return it, True
         s = self.ex(src, fn, sc, True) if src.kind == "name" else self.ex(src, fn, sc)
@@ -848,7 +816,7 @@ class Generator(Statements):
                     return
                 w = self.ex(node.where, fn, inner)
                 fn.emit(f"if not {w}:" if self.yes_no(node.where) else f"if {w} is not True:")
-                with _Indent(fn):
+                with fn.indent():
                     if not self.yes_no(node.where):
                         fn.emit(f"if {w} is not False: m.truth({w}, {self.const(node.where)})")
                     fn.emit(f"{t} = False")
@@ -880,7 +848,7 @@ class Generator(Statements):
         return t
 
     def ex_sort(self, node, fn, sc):
-        rows = self._rows(fn, sc, node.binding, None, _sort_keys(node.keys))
+        rows = self._rows(fn, sc, node.binding, None, sort_keys_of(node.keys))
         t = fn.tmp()
         fn.emit(f"{t} = [row[0] for row in m.order({rows}, {self.const(node)})]")
         return t
@@ -929,7 +897,7 @@ class Generator(Statements):
             fn.emit(f"{t} = {call}")
         return t
 
-    def ex(self, node, fn: _Fn, sc: _Scope, borrow: bool = False) -> str:
+    def ex(self, node, fn: Function, sc: Names, borrow: bool = False) -> str:
         """Write the code computing `node` into `fn`; the Python expression (a local or a
         literal) holding its value. `borrow`: a name may give a shared list (its reader
         keeps and changes nothing)."""
@@ -944,9 +912,9 @@ class Generator(Statements):
         nested too deeply for one Python function (an expression only reads them)."""
         given = list(dict.fromkeys(sc.py.values()))  # the caller's locals, each once
         param = {v: f"q{i}" for i, v in enumerate(given)}
-        sub = _Fn(self, self._fresh("x"), ", ".join(["m", "env", *param.values()]), "env")
+        sub = Function(self, self._fresh("x"), ", ".join(["m", "env", *param.values()]), "env")
         sub.watched = fn.watched
-        inner = _Scope({name: param[v] for name, v in sc.py.items()}, sc.env)
+        inner = Names({name: param[v] for name, v in sc.py.items()}, sc.env)
         result = self.ex(node, sub, inner, borrow)
         sub.emit(f"return {result}")
         self._function(sub, stub=False)
@@ -988,7 +956,7 @@ def yes_no(node, rules=None) -> bool:
             or kind == "quantifier" and node.func in ("any", "all"))
 
 
-def _sort_keys(keys) -> list:
+def sort_keys_of(keys) -> list:
     """SortKey and RandomKey nodes as (expression or None for `random`, descending)."""
     return [(None, False) if k.kind == "random_key" else (k.expr, k.descending) for k in keys]
 
@@ -1007,4 +975,4 @@ def key_pair(v, descending: bool):
     return (descending, v)
 
 
-__all__ = ["Generator", "Bound", "Scope", "key_pair"]
+__all__ = ["Generator", "Function", "Names", "Scope", "key_pair", "sort_keys_of", "yes_no"]

@@ -145,12 +145,12 @@ class Statements:
     def segment(self, stmts, scope: frozenset):
         """A function `f(machine, frame)` running `stmts` (each written out whole) in a
         block's frame, its first statement already charged by the frame. The scope after."""
-        from .codegen import _Fn, _Scope
+        from .codegen import Function, Names
 
-        fn = _Fn(self, self._fresh("s"), "m, F", "env")
+        fn = Function(self, self._fresh("s"), "m, F", "env")
         fn.emit("env = F.env")
         fn.emit("depth = F.depth")
-        ctx = _Block(_Scope({}, scope), True, "depth")
+        ctx = _Block(Names({}, scope), True, "depth")
         self._guarded(fn, lambda: [self.statement(s, fn, ctx, tick=i > 0)
                                    for i, s in enumerate(stmts)])
         return self._function(fn), ctx.sc.env
@@ -158,14 +158,14 @@ class Statements:
     def procedure(self, key: tuple, params, body) -> str:
         """The function running a procedure's (or an event handler's) block written out
         whole: `f(machine, depth, env)` (`key` names the declaration)."""
-        from .codegen import _Fn, _Scope
+        from .codegen import Function, Names
 
         fname = self._procedures.get(key)
         if fname is None:
             fname = self._procedures[key] = self._fresh("p")
-            fn = _Fn(self, fname, "m, depth, env", "env")
+            fn = Function(self, fname, "m, depth, env", "env")
             fn.emit("m.depth = depth")
-            ctx = _Block(_Scope({}, frozenset(params)), True, "depth")
+            ctx = _Block(Names({}, frozenset(params)), True, "depth")
             self._guarded(fn, lambda: [self.statement(s, fn, ctx) for s in body])
             self._function(fn, stub=False)
         return fname
@@ -654,12 +654,12 @@ class Statements:
             self._call(fname, h.params, args, fn, ctx, at)
 
     def st_award(self, s, fn, ctx, at):
-        from .codegen import _sort_keys
+        from .codegen import sort_keys_of
 
         amounts = self.value(s.amounts, fn, ctx)
         fn.emit(f"m.award_amounts({amounts}, {at})")
         with fn.expression():
-            rows = self._rows(fn, ctx.sc, s.binding, s.where, _sort_keys(s.keys))
+            rows = self._rows(fn, ctx.sc, s.binding, s.where, sort_keys_of(s.keys))
         p, amount = fn.tmp(), fn.tmp()
         inner = ctx.nested()
         inner.sc = inner.sc.bind(s.binding.name, p).bind("amount", amount)
