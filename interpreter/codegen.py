@@ -78,6 +78,9 @@ class Function:
         self.n = 0
         self.hoists: dict[str, str] = {}
         self.watched = True  # reads are told to the audited seat (``Generator.unwatched``)
+        # the depth of calls is the same from its first line to its last (not so where it runs
+        # statements, or a define's own call one deeper)
+        self.depth_fixed = True
         # Variables read once at the start (the state stands still while an expression is
         # worked out): (dict, name) -> the local holding `dict.get(name, _M)`.
         self.reads: dict[tuple[str, str], str] = {}
@@ -144,8 +147,11 @@ class Function:
         return "\n".join([f"def {self.name}({self.params}):", *head, *self.lines])
 
 
+# (DEEP: a call made here would go deeper than calls may: the depth does not change while an
+# expression is worked out, whatever it calls)
 _HOISTS = {"st": "m.state", "G": "m.state.globals", "C": "m.state.consts", "W": "m.watcher",
-           "MAXN": "m.limits.max_number", "LIMIT": "m.limits.max_options"}
+           "MAXN": "m.limits.max_number", "LIMIT": "m.limits.max_options",
+           "DEEP": "m.depth >= m.limits.max_depth"}
 _HOIST_ORDER = {name: i for i, name in enumerate(_HOISTS)}
 
 
@@ -250,10 +256,13 @@ class Generator(Statements):
         self.ns.setdefault("new_option", new_option)
 
         def body(inner):
-            parts = [repr(node.name)]
+            parts, text = [], node.name
             for b, k in zip(node.bindings, positions):
                 v = inner.py[b.name]
-                parts += ["':'", f"str({v})" if k is None else f"option_token({v}, {k})"]
+                parts += [repr(text + ":"), f"str({v})" if k is None else f"option_token({v}, {k})"]
+                text = ""
+            if text:
+                parts.append(repr(text))
             oid = fn.tmp()
             fn.emit(f"{oid} = {' + '.join(parts)}")
             fn.emit(f"if {oid} in seen: {oid} = m.unique_option_id({oid}, seen)")
@@ -283,6 +292,7 @@ class Generator(Statements):
             decl = self.rules.defines[name]
             params = [f"a{i}" for i in range(len(decl.params))]
             fn = Function(self, fname, ", ".join(["m", "node", *params]), "_E")
+            fn.depth_fixed = False
             fn.emit("d = m.depth = m.depth + 1")
             fn.emit("try:")
             with fn.indent():
@@ -315,7 +325,8 @@ class Generator(Statements):
     def _inlined(self, decl, args: list[str], at: str, fn: Function, sc: Names) -> str:
         """A call of a leaf define, written out: one call deeper (its depth checked), its
         steps charged, its parameters the arguments' values."""
-        fn.emit(f"if m.depth >= m.limits.max_depth: m.too_deep({self.const(decl)}, {at})")
+        deep = fn.use("DEEP") if fn.depth_fixed else "m.depth >= m.limits.max_depth"
+        fn.emit(f"if {deep}: m.too_deep({self.const(decl)}, {at})")
         fn.steps(str(DEFINE_CALL_STEPS), at)
         inner = Names(dict(zip(decl.params, args)), frozenset())
         return self.ex(decl.body, fn, inner)

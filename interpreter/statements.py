@@ -148,6 +148,7 @@ class Statements:
         from .codegen import Function, Names
 
         fn = Function(self, self._fresh("s"), "m, F", "env")
+        fn.depth_fixed = False
         fn.emit("env = F.env")
         fn.emit("depth = F.depth")
         ctx = _Block(Names({}, scope), True, "depth")
@@ -164,6 +165,7 @@ class Statements:
         if fname is None:
             fname = self._procedures[key] = self._fresh("p")
             fn = Function(self, fname, "m, depth, env", "env")
+            fn.depth_fixed = False
             fn.emit("m.depth = depth")
             ctx = _Block(Names({}, frozenset(params)), True, "depth")
             self._guarded(fn, lambda: [self.statement(s, fn, ctx) for s in body])

@@ -130,3 +130,30 @@ def test_bundled_games_are_the_same_written_out_or_in_frames(ruleset, monkeypatc
         records.append([play_one(rules, None, i, i, "random") for i in range(3)])
     assert records[0] == records[1]
     assert ops[0] < ops[1]
+
+
+DEEP = header() + """
+global x: int = 0
+define leaf(v) = v + 1
+define down(n) = if n == 0 then leaf(n) else down(n - 1)
+setup { set x = down(START) }
+"""
+
+
+@pytest.mark.parametrize("start,fails", [(3, False), (4, True)])
+def test_a_small_define_written_where_it_is_called_is_still_one_call_deeper(start, fails):
+    """`leaf` is written into `down`'s code (it is small and calls no define) and still counts
+    as a call: five calls nest at most, so down(3) then leaf fit and down(4) then leaf do not."""
+    from rulebook.interpreter.state import Limits
+    from rulebook.validator.diagnostics import DiagnosticError
+
+    rules = rules_of(DEEP.replace("START", str(start)))
+    if not fails:
+        g = game_of(DEEP.replace("START", str(start)), limits=Limits(max_depth=5))
+        assert g.state.globals["x"] == 1
+        return
+    with pytest.raises(DiagnosticError) as err:
+        game_of(DEEP.replace("START", str(start)), limits=Limits(max_depth=5))
+    assert err.value.diagnostics[0].code == "E0302"
+    assert "leaf" in err.value.diagnostics[0].message
+    assert rules.code.gen._leaf("leaf") and not rules.code.gen._leaf("down")
