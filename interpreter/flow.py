@@ -568,11 +568,11 @@ class BlockFrame(Frame):
         self.settled = True  # the statement before `pc` has finished (reactions looked at)
 
     def step(self, m, stack):
-        ops, height = self.block.ops, len(stack)
+        ops, height, reacts = self.block.ops, len(stack), m.reacts
         while True:
-            if not self.settled:  # the last statement just ended: reactions first
+            if reacts and not self.settled:  # the last statement just ended: reactions first
                 self.settled = True
-                if m.dirty and m.rules.reactions:
+                if m.dirty:
                     stack.append(ReactFrame(self.env, self.depth))
                     return None
             pc = self.pc

@@ -28,6 +28,7 @@ class Machine(Evaluator, Effects):
         # (a structure's field, a list reached through a local name), so check them all.
         self.touched: set[str] | None = None
         self.stack: list = [RunFrame()]
+        self.reacts = bool(rules.reactions)  # reactions are looked at after each statement
         self.side_steps = 0  # the steps of work that left no trace (see `traceless`)
 
     # --------------------------------------------------------------------------- running
