@@ -189,7 +189,7 @@ def _saved_ruleset(data, save_name: str) -> str:
 
 
 # ------------------------------------------------------------------ actions, agents, chance
-_SPACES: dict[tuple[int, int], tuple[Rules, object]] = {}
+_SPACES: dict[tuple, tuple[Rules, object]] = {}
 
 
 def action_space(rules: Rules, players: int):
@@ -204,6 +204,20 @@ def action_space(rules: Rules, players: int):
         if len(_SPACES) >= 16:
             _SPACES.pop(next(iter(_SPACES)))
         hit = _SPACES[key] = (rules, ActionSpace(rules, players))
+    return hit[1]
+
+
+def encoding(rules: Rules, players: int):
+    """A seat's view as numbers (docs/agents.md, "Tensors"): `.size`, `.shapes` (each piece's
+    name and shape), `.encode(game, seat)` (a float32 vector; seat None: a spectator)."""
+    from .interpreter.encoding import Encoding
+
+    key = ("encoding", id(rules), players)
+    hit = _SPACES.get(key)
+    if hit is None or hit[0] is not rules:
+        if len(_SPACES) >= 16:
+            _SPACES.pop(next(iter(_SPACES)))
+        hit = _SPACES[key] = (rules, Encoding(rules, players))
     return hit[1]
 
 
