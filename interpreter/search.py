@@ -7,8 +7,10 @@ future; IS-MCTS also deals anew everything its seat cannot see, once per iterati
 keeps the hidden present as it is: it is for games with no hidden information.
 
 Values come from the ruleset: a finished game gives each winner an equal share of 1
-(`returns`); an unfinished one is valued by the rank of each seat's score, the first key of the
-ruleset's `winner` declaration (`score_ranks`).
+(`returns`). A rollout plays random decisions to the end of the game by default; one cut short
+(`rollout_depth`) is valued by the rank of each seat's projected score, the first key of the
+ruleset's `winner` declaration (`score_ranks`), a cheaper estimate that can mislead: end-of-game
+bonuses worked out as if the game ended now reward what the real end would not.
 """
 from __future__ import annotations
 
@@ -143,12 +145,14 @@ class TreeSearchAgent:
     (IS-MCTS, single observer), each iteration plays in a new determinization of its seat's
     knowledge and counts for each option how often it was available (its UCB term uses that
     count). `iterations` and `seconds` bound each decision (whichever comes first); a rollout
-    plays `rollout_depth` random decisions before the position is valued."""
+    plays random decisions to the end of the game, or `rollout_depth` of them before the
+    position is valued by projected scores."""
 
     reads_labels = False
 
     def __init__(self, iterations: int = 200, seconds: float | None = None, seed: int = 0,
-                 determinized: bool = True, exploration: float = 0.7, rollout_depth: int = 4):
+                 determinized: bool = True, exploration: float = 0.7,
+                 rollout_depth: int | None = None):
         self.iterations, self.seconds = iterations, seconds
         self.determinized, self.exploration = determinized, exploration
         self.rollout_depth = rollout_depth
@@ -198,7 +202,9 @@ class TreeSearchAgent:
             math.log(max(child.available, 1)) / child.visits)
 
     def _rollout(self, game) -> dict[int, float]:
-        for _ in range(self.rollout_depth):
+        played = 0
+        while self.rollout_depth is None or played < self.rollout_depth:
+            played += 1
             if game.over or game.error is not None:
                 break
             legal = game.legal_options(bots=True, labels=False)
