@@ -44,6 +44,11 @@ from .visibility import can_see, shape_seen
 INT_CAP = 127       # a list of integers counts each value 0..INT_CAP in its own slot
 TEXT_SLOTS = 8      # a text is one-hot over the slot its characters hash to
 RECORD_DEPTH = 2    # a record inside a record inside a record is encoded by its presence only
+MAX_SIZE = 1_000_000  # numbers in one encoded view, at most
+
+
+class EncodingTooLarge(ValueError):
+    """The declarations would make a view of more than MAX_SIZE numbers."""
 
 
 # --------------------------------------------------------------------------------- codecs
@@ -299,12 +304,20 @@ class Encoding:
     """The layout of a ruleset's numeric views for a player count (see the module's text)."""
 
     def __init__(self, rules, players: int):
+        from ..validator.diagnostics import DiagnosticError
+        from .errors import RuleError, to_diagnostic
         from .game import Game
+        from .machine import Machine
 
         self.rules, self.players = rules, players
-        reference = Game(rules, players, 0)  # grid sizes and seats, as a game works them out
-        self._machine = reference.machine
-        self.seats = len(reference.state.seats)
+        # The constants (grid sizes read them) and the seats, as a game starts with them.
+        reference = Game(rules, players, 0, _start=False)
+        self._machine = Machine(rules, reference.new_state(), reference.limits)
+        try:
+            self._machine.initialise()
+        except RuleError as err:
+            raise DiagnosticError([to_diagnostic(err)], rules.sources) from None
+        self.seats = len(self._machine.state.seats)
         self.phases = _phase_names(rules)
         self.pieces: list[Piece] = []
         self.size = 0
@@ -317,6 +330,11 @@ class Encoding:
         for seat in range(1, self.seats + 1):
             for name, decl in rules.player_vars.items():
                 self._state_piece(f"player{seat}.{name}", seat, name, decl)
+        if self.size > MAX_SIZE:
+            big = max(self.pieces, key=lambda p: p.size)
+            raise EncodingTooLarge(
+                f"{rules.title}: a view encoded as numbers would hold {self.size:,} numbers, "
+                f"more than {MAX_SIZE:,} (the largest piece, `{big.name}`, holds {big.size:,})")
 
     @property
     def shapes(self) -> dict[str, tuple[int]]:

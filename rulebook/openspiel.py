@@ -26,7 +26,7 @@ from . import api
 from .grammar import ast as A
 from .interpreter.actions import _declared_bounds, max_game_length
 from .interpreter.chance import ChancePlay, started
-from .interpreter.encoding import Encoding
+from .interpreter.encoding import Encoding, EncodingTooLarge
 from .interpreter.search import returns as shares
 from .interpreter.search import signed_scores
 from .validator.semantic import MAX_PLAYERS
@@ -40,7 +40,7 @@ _Utility = pyspiel.GameType.Utility
 
 
 def _game_type(information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-               utility=_Utility.GENERAL_SUM):
+               utility=_Utility.GENERAL_SUM, tensors: bool = True):
     return pyspiel.GameType(
         short_name=SHORT_NAME,
         long_name="A rulebook ruleset",
@@ -52,9 +52,9 @@ def _game_type(information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         max_num_players=MAX_PLAYERS,
         min_num_players=1,
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        provides_information_state_tensor=tensors,
         provides_observation_string=True,
-        provides_observation_tensor=True,
+        provides_observation_tensor=tensors,
         parameter_specification=dict(DEFAULTS))
 
 
@@ -90,7 +90,7 @@ def _score_bound(shared) -> float:
     bounds = _declared_bounds(decl, shared.space) if decl is not None else None
     if bounds is None or bounds[0] <= -2 ** 53:
         return UNBOUNDED_SCORE
-    n = shared.encoding.seats  # the mean is over every seat, automata included
+    n = shared.players + len(rules.automata)  # the mean is over every seat, automata included
     return (bounds[1] - bounds[0]) * (n - 1) / n
 
 
@@ -102,7 +102,10 @@ class _Shared:
 
     def __init__(self, rules, players, space):
         self.rules, self.players, self.space = rules, players, space
-        self.encoding = Encoding(rules, players)
+        try:
+            self.encoding = Encoding(rules, players)
+        except EncodingTooLarge:  # too many numbers: the game has strings but no tensors
+            self.encoding = None
         blocks = sorted(space.blocks.values(), key=lambda b: b.offset)
         self.block_index = {(b.name, len(b.domains)): k for k, b in enumerate(blocks)}
         self.arity = max((len(b.domains) for b in blocks), default=0)
@@ -162,7 +165,8 @@ class RulebookGame(pyspiel.Game):
             utility_sum=total,
             max_game_length=max_game_length(api.Limits()))
         super().__init__(_game_type(kind.IMPERFECT_INFORMATION if hidden
-                                    else kind.PERFECT_INFORMATION, utility), info, params)
+                                    else kind.PERFECT_INFORMATION, utility,
+                                    tensors=shared.encoding is not None), info, params)
         self.perfect = not hidden
 
     @property
@@ -318,6 +322,9 @@ class ViewObserver:
         self.parts = parts
         self.default = self.public and self.private == kinds.SINGLE_PLAYER
         enc = shared.encoding
+        if enc is None:  # a ruleset whose view would be too many numbers: strings only
+            self.tensor, self.dict = None, {}
+            return
         seats = enc.seats
         self.entry = seats + 1 + len(shared.block_index) + shared.arity
         history = game.history if self.with_log else 0
@@ -328,6 +335,8 @@ class ViewObserver:
         self._view = self.tensor[:enc.size]
 
     def set_from(self, state, player):
+        if self.tensor is None:
+            return
         seat = player + 1
         self.shared.encoding.encode(state.play.base, seat, self.parts, out=self._view)
         history = self.dict.get("history")

@@ -217,6 +217,13 @@ def test_bad_parameters_are_clear_errors():
         load(NO_WINNER, returns="score")
 
 
+def test_a_view_too_large_to_encode_leaves_the_game_without_tensors():
+    game = load(str(Path(__file__).parent / "data" / "huge_view.rules"))
+    assert not game.get_type().provides_observation_tensor
+    assert not game.get_type().provides_information_state_tensor
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
 def test_utilities_say_whether_every_game_is_won():
     assert load("examples/tictactoe").get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
     game = load(NO_WINNER)  # no `winner`: nobody ever wins

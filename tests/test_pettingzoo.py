@@ -1,5 +1,6 @@
 """Any ruleset as a PettingZoo AEC environment: api_test and seed_test, masks that match."""
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -41,3 +42,8 @@ def test_the_same_seed_deals_the_same_observations():
     # Each seat's observation shows its own hand, not the other's.
     assert not np.array_equal(first.observe("player_1")["observation"],
                               first.observe("player_2")["observation"])
+
+
+def test_a_view_too_large_to_encode_is_a_clear_error():
+    with pytest.raises(ValueError, match="would hold 1,170,013 numbers, more than 1,000,000"):
+        rz.env(str(Path(__file__).parent / "data" / "huge_view.rules"))
