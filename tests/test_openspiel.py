@@ -42,11 +42,15 @@ def dealt(game, outcomes=()):
 
 
 def test_every_bundled_ruleset_is_tested():
+    from test_pettingzoo import test_api_and_seed_tests_pass as pettingzoo_tests
+
     from rulebook.loader import bundled_names
 
     games = {n for n in bundled_names() if n != "examples" and (
         "/" not in n or n.startswith("examples/"))}
     assert games == {name for name, _, _ in BUNDLED}
+    marks = pettingzoo_tests.pytestmark[0]
+    assert games == {ruleset for ruleset, _, _ in marks.args[1]}
 
 
 @pytest.mark.parametrize("ruleset,sims,_", BUNDLED, ids=[b[0] for b in BUNDLED])

@@ -10,9 +10,12 @@ from rulebook import api
 from rulebook import pettingzoo as rz
 
 
+# Every bundled ruleset (tests/test_openspiel.py checks that the list is complete).
 @pytest.mark.parametrize("ruleset,players,cycles", [
-    ("examples/tictactoe", 2, 20), ("examples/love_letter", 2, 20), ("liqueur", 3, 8),
-    ("beverage", 3, 8)])
+    ("examples/tictactoe", 2, 20), ("examples/love_letter", 2, 20), ("examples/kuhn_poker", 2, 20),
+    ("examples/no_thanks", 3, 8), ("examples/six_nimmt", 2, 8), ("examples/sushi_go", 2, 8),
+    ("examples/dewdrop_garden", 2, 8), ("liqueur", 3, 8), ("beverage", 3, 8),
+    ("smartphone_inc", 2, 8), ("beer_empire", 2, 8)])
 def test_api_and_seed_tests_pass(ruleset, players, cycles):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a Dict observation (with its mask) is warned about
