@@ -1,5 +1,6 @@
-"""Any ruleset as an OpenSpiel game: OpenSpiel's own API tests (integration_tests/api_test.py,
-shipped in the wheel) and random_sim_test with serialisation on every bundled ruleset;
+"""Any ruleset as an OpenSpiel game: OpenSpiel's own API tests (integration_tests/api_test.py
+and python/tests/games_sim_test.py, shipped in the wheel) and random_sim_test with
+serialisation on every bundled ruleset;
 observation and information-state tensors of the declared shapes that show a seat only what it
 sees; CFR on Kuhn poker reaching the game's known value; OpenSpiel's MCTS on tic-tac-toe."""
 import random
@@ -11,6 +12,7 @@ import pytest
 from open_spiel.integration_tests import api_test
 from open_spiel.python.algorithms import cfr, expected_game_score, exploitability, mcts
 from open_spiel.python.algorithms import sample_some_states
+from open_spiel.python.tests import games_sim_test
 
 import rulebook.openspiel  # noqa: F401 - registers "rulebook"
 
@@ -57,6 +59,15 @@ def test_every_bundled_ruleset_is_tested():
 def test_random_sim_test_with_serialisation(ruleset, sims, _):
     game = load(ruleset)
     pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("ruleset", [b[0] for b in BUNDLED])
+def test_openspiel_games_sim_test(ruleset):
+    """OpenSpiel's own simulation test of a game (python/tests/games_sim_test.py): a random
+    game with the game and its states pickled, serialised and cloned along the way, returns
+    within the utility bounds."""
+    np.random.seed(1)
+    games_sim_test.GamesSimTest("sim_game").sim_game(load(ruleset))
 
 
 # ----------------------------------------------------------------- OpenSpiel's API tests
