@@ -144,7 +144,8 @@ class TreeSearchAgent:
     """UCT over the decisions of all seats, one tree per decision. With `determinized`
     (IS-MCTS, single observer), each iteration plays in a new determinization of its seat's
     knowledge and counts for each option how often it was available (its UCB term uses that
-    count). `iterations` and `seconds` bound each decision (whichever comes first); a rollout
+    count). `iterations` and `seconds` bound each decision (whichever comes first), and the
+    search stops sooner once its most visited option cannot be overtaken; a rollout
     plays random decisions to the end of the game, or `rollout_depth` of them before the
     position is valued by projected scores."""
 
@@ -165,15 +166,32 @@ class TreeSearchAgent:
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
+        legal = [oid for oid, _ in options]
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
             world = determinize(game, seat, self.rng) if self.determinized \
                 else fresh_future(game, self.rng)
             self._iterate(root, world)
             done += 1
+            if self._decided(root, legal, self.iterations - done):
+                break
         self.last_iterations = done
-        legal = [oid for oid, _ in options]
         return max(legal, key=lambda o: (root.children[o].visits, root.children[o].total)
                    if o in root.children else (-1, 0.0))
+
+    @staticmethod
+    def _decided(root: _Node, legal: list[str], left: int) -> bool:
+        """Whether the most visited option leads the next by more than the iterations left:
+        no more iterations could change the choice (the most visited option), so they are not
+        run."""
+        first = second = 0
+        for oid in legal:
+            child = root.children.get(oid)
+            v = child.visits if child is not None else 0
+            if v > first:
+                first, second = v, first
+            elif v > second:
+                second = v
+        return first - second > left
 
     def _iterate(self, root: _Node, game) -> None:
         node, path = root, []
