@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..validator.diagnostics import DiagnosticError
 from .game import Game
 from .rng import Rng
-from .values import Grid, Item
+from .values import Grid, Item, holds_something
 from .visibility import can_see, shape_seen
 
 
@@ -209,7 +209,7 @@ def determinize(game, seat: int | None, rng: Rng):
             slots.setdefault(kind, []).append((holder, name))
             pools.setdefault(kind, []).append(value)
         elif decl is not None:
-            alike = (owner == 0, name, _holds_something(value),
+            alike = (owner == 0, name, holds_something(value),
                      _shape(value) if shape_seen(decl, value) else None)
             others.setdefault(alike, []).append((holder, name, decl))
     for kind, pool in pools.items():
@@ -350,15 +350,6 @@ def _invariants_hold(game) -> bool:
         return machine.traceless(lambda: machine.standing_still(check))
     except RuleError:
         return False
-
-
-def _holds_something(value) -> bool:
-    """Not none, zero, false, empty, nor a map or grid of such values."""
-    if isinstance(value, dict):
-        return any(_holds_something(v) for v in value.values())
-    if isinstance(value, Grid):
-        return any(_holds_something(v) for v in value.cells)
-    return value not in (None, 0, False, "", [])
 
 
 def _shape(value):

@@ -192,19 +192,24 @@ def _saved_ruleset(data, save_name: str) -> str:
 _SPACES: dict[tuple, tuple[Rules, object]] = {}
 
 
+def _kept(kind, rules: Rules, players: int, make):
+    """What `make()` builds for a ruleset and player count, kept for the last 16 asked."""
+    key = (kind, id(rules), players)
+    hit = _SPACES.get(key)
+    if hit is None or hit[0] is not rules:
+        if len(_SPACES) >= 16:
+            _SPACES.pop(next(iter(_SPACES)))
+        hit = _SPACES[key] = (rules, make())
+    return hit[1]
+
+
 def action_space(rules: Rules, players: int):
     """The stable action space of a ruleset for a player count (docs/agents.md): `.size`
     integers, `.describe(action)`, `.action_of(option_id)`, `.capped` (the bindings whose
     domain is a cap, not a bound)."""
     from .interpreter.actions import ActionSpace
 
-    key = (id(rules), players)
-    hit = _SPACES.get(key)
-    if hit is None or hit[0] is not rules:
-        if len(_SPACES) >= 16:
-            _SPACES.pop(next(iter(_SPACES)))
-        hit = _SPACES[key] = (rules, ActionSpace(rules, players))
-    return hit[1]
+    return _kept("actions", rules, players, lambda: ActionSpace(rules, players))
 
 
 def encoding(rules: Rules, players: int):
@@ -212,13 +217,7 @@ def encoding(rules: Rules, players: int):
     name and shape), `.encode(game, seat)` (a float32 vector; seat None: a spectator)."""
     from .interpreter.encoding import Encoding
 
-    key = ("encoding", id(rules), players)
-    hit = _SPACES.get(key)
-    if hit is None or hit[0] is not rules:
-        if len(_SPACES) >= 16:
-            _SPACES.pop(next(iter(_SPACES)))
-        hit = _SPACES[key] = (rules, Encoding(rules, players))
-    return hit[1]
+    return _kept("encoding", rules, players, lambda: Encoding(rules, players))
 
 
 def action_ids(game: Game) -> list[int]:
