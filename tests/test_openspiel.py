@@ -15,6 +15,7 @@ from open_spiel.python.algorithms import sample_some_states
 from open_spiel.python.tests import games_sim_test
 
 import rulebook.openspiel  # noqa: F401 - registers "rulebook"
+from rulebook import api
 
 # Every bundled ruleset at its smallest player count, and how many random games
 # random_sim_test plays and how many states OpenSpiel's API tests look at (fewer on the big
@@ -311,3 +312,30 @@ def test_a_card_game_has_explicit_chance_and_reloads_from_its_serialisation():
     assert again.history() == state.history()
     assert again.information_state_string(seat) == mine
     assert again.information_state_tensor(seat) == state.information_state_tensor(seat)
+
+
+@pytest.mark.parametrize("ruleset,players", [
+    ("examples/love_letter", 3), ("examples/no_thanks", 3), ("examples/six_nimmt", 3),
+    ("liqueur", 3), ("beverage", 3), ("smartphone_inc", 2), ("beer_empire", 3)])
+def test_what_a_seat_cannot_see_never_reaches_its_tensor(ruleset, players):
+    # A determinization deals anew all that the seat cannot see and keeps what it sees: the
+    # seat's encoding of both games is the same, along a random game.
+    rules = api.load(ruleset)
+    encoding = api.encoding(rules, players)
+    game = api.new_game(rules, players, 5)
+    rng = random.Random(5)
+    differed = 0
+    for step in range(80):
+        if game.over:
+            break
+        if step % 8 == 0:
+            for seat in range(1, players + 1):
+                world = api.determinize(game, seat, step)
+                mine = encoding.encode(game, seat)
+                assert np.array_equal(mine, encoding.encode(world, seat))
+                differed += any(not np.array_equal(encoding.encode(game, s),
+                                                   encoding.encode(world, s))
+                                for s in range(1, players + 1) if s != seat)
+        options = game.legal_options(bots=True, labels=False)
+        game.apply(rng.choice(options)[0])
+    assert differed  # the others' tensors show what was dealt anew
