@@ -35,8 +35,6 @@ from __future__ import annotations
 
 import zlib
 
-import numpy as np
-
 from ..grammar import ast as A
 from .values import Grid, Item, Seat, Struct, Sym
 from .visibility import can_see, shape_seen
@@ -418,9 +416,15 @@ class Encoding:
 
     # --------------------------------------------------------------------------- encoding
     def encode(self, game, seat: int | None, parts: tuple[str, ...] = ("public", "private"),
-               out=None) -> np.ndarray:
-        """The numbers `seat` sees of `game` (None: a spectator), as float32."""
+               out=None) -> "numpy.ndarray":
+        """The numbers `seat` sees of `game` (None: a spectator), as a numpy float32 vector
+        (`out`, when given, is filled in place)."""
         if out is None:
+            try:
+                import numpy as np
+            except ImportError:
+                raise ImportError("a view as numbers needs numpy: pip install -e "
+                                  "'.[openspiel]' or '.[pettingzoo]'") from None
             out = np.zeros(self.size, np.float32)
         else:
             out.fill(0.0)
