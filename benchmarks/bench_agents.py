@@ -1,11 +1,14 @@
 """IS-MCTS against random bots: win rates with confidence intervals, and what a decision costs.
 
-    python benchmarks/bench_agents.py --ruleset liqueur --games 200 --iterations 200 --jobs 2
+    python benchmarks/bench_agents.py --ruleset beverage --games 200 --iterations 200 --jobs 2
     python benchmarks/bench_agents.py --profile beverage --decisions 5
 
 The searching seat moves round the table from game to game (game i: seat i mod players + 1);
-the other seats are random bots. A game shared by k winners counts 1/k. Prints figures; asserts
-nothing. Game i is played from seed `seed + i`, so results do not depend on `--jobs`.
+the other seats are random bots. A game shared by k winners counts 1/k. Prints, per ruleset, the
+searching seat's win rate with a 95% Wilson interval and the time its decisions took (mean,
+median, 90th percentile, longest); `--profile` prints where the time of a decision goes. Prints
+figures; asserts nothing. Game i is played from seed `seed + i` and its bots are seeded from
+`seed` and i alone, so results do not depend on `--jobs`.
 """
 from __future__ import annotations
 
@@ -21,14 +24,15 @@ from rulebook.interpreter.agents import RandomAgent, play_out
 from rulebook.interpreter.search import ISMCTSAgent
 
 
-def one_game(args) -> tuple[float, int, float]:
-    """(share of the win of the searching seat, its decisions, seconds it spent)."""
-    ruleset, players, seed, index, iterations = args
+def one_game(args) -> tuple[float, list[float]]:
+    """(share of the win of the searching seat, seconds of each of its decisions that had a
+    choice)."""
+    ruleset, players, seed, index, iterations, depth = args
     rules = api.load(ruleset)
     game = api.new_game(rules, players, seed + index)
     searcher = index % players + 1
-    bot = ISMCTSAgent(iterations, seed=seed + index)
-    spent = [0.0, 0]
+    bot = ISMCTSAgent(iterations, seed=seed + index, rollout_depth=depth)
+    times: list[float] = []
 
     class Timed:
         reads_labels = False
@@ -38,15 +42,15 @@ def one_game(args) -> tuple[float, int, float]:
             try:
                 return bot.choose(g, seat, options)
             finally:
-                spent[0] += time.perf_counter() - start
-                spent[1] += len(options) > 1
+                if len(options) > 1:
+                    times.append(time.perf_counter() - start)
 
     agents = {s.seat: RandomAgent(seed * 7919 + index * 31 + s.seat) for s in game.state.seats}
     agents[searcher] = Timed()
     play_out(game, agents)
     winners = [s.seat for s in game.state.winners]
     share = 1.0 / len(winners) if searcher in winners else 0.0
-    return share, spent[1], spent[0]
+    return share, times
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -60,27 +64,37 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def win_rates(ruleset: str, players: int, games: int, iterations: int, seed: int,
-              jobs: int) -> None:
-    jobs_args = [(ruleset, players, seed, i, iterations) for i in range(games)]
+              jobs: int, depth: int | None, quiet: bool = False) -> None:
+    jobs_args = [(ruleset, players, seed, i, iterations, depth) for i in range(games)]
     start = time.perf_counter()
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(one_game, jobs_args))
-    else:
-        results = []
-        for a in jobs_args:
-            results.append(one_game(a))
-            won = sum(r[0] for r in results)
-            print(f"  {ruleset} game {len(results)}: searcher's share {results[-1][0]:g}; "
-                  f"{won:g} of {len(results)} so far", flush=True)
+    results = []
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    try:
+        for result in (pool.map(one_game, jobs_args) if pool else map(one_game, jobs_args)):
+            results.append(result)  # in the games' order, whatever finished first
+            if not quiet:
+                won = sum(r[0] for r in results)
+                print(f"  {ruleset} game {len(results)}: searcher's share {result[0]:g}; "
+                      f"{won:g} of {len(results)} so far", flush=True)
+    finally:
+        if pool:
+            pool.shutdown()
     wins = sum(r[0] for r in results)
-    decisions = sum(r[1] for r in results)
-    seconds = sum(r[2] for r in results)
+    times = sorted(t for r in results for t in r[1])
     lo, hi = wilson(wins, games)
-    print(f"{ruleset}, {players} players, IS-MCTS {iterations} iterations vs random: "
-          f"won {wins:g} of {games} games = {wins / games:.1%} (95% CI {lo:.1%} to {hi:.1%}; "
-          f"a random seat wins {1 / players:.1%}); {seconds / max(decisions, 1):.2f} s per "
-          f"decision over {decisions} decisions; {time.perf_counter() - start:.0f} s in all")
+    rollouts = "to the end" if depth is None else f"of {depth} decisions"
+    print(f"{ruleset}, {players} players, IS-MCTS {iterations} iterations (rollouts {rollouts}) "
+          f"vs random: won {wins:g} of {games} games = {wins / games:.1%} (95% CI {lo:.1%} to "
+          f"{hi:.1%}; a random seat wins {1 / players:.1%}); {time.perf_counter() - start:.0f} s "
+          "in all")
+    if times:
+        print(f"  time per IS-MCTS decision over {len(times)} decisions: mean "
+              f"{sum(times) / len(times):.2f} s, median {_quantile(times, 0.5):.2f} s, 90th "
+              f"percentile {_quantile(times, 0.9):.2f} s, longest {times[-1]:.2f} s")
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 SHARES = [
@@ -88,30 +102,39 @@ SHARES = [
     ("determinizations (determinize, its copy included)", "chance.py", "determinize"),
     ("decisions applied (the rules run)", "game.py", "apply"),
     ("listing options", "game.py", "legal_options"),
-    ("valuing positions (scores)", "search.py", "value"),
+    ("rollouts (random decisions to the end, their valuing included)", "search.py", "_rollout"),
+    ("valuing positions (returns, or projected scores)", "search.py", "value"),
 ]
 
 
-def profile(ruleset: str, players: int, decisions: int, iterations: int, seed: int) -> None:
-    """Time per IS-MCTS decision in positions of a random game, and where the time goes."""
+def profile(ruleset: str, players: int, decisions: int, iterations: int, seed: int,
+            depth: int | None) -> None:
+    """Time per IS-MCTS decision in positions of a random game, and where the time goes: each
+    decision is searched twice by bots seeded alike (the same search), timed without the
+    profiler and then profiled (the profiler slows it down several times)."""
     rules = api.load(ruleset)
     game = api.new_game(rules, players, seed)
-    walker, bot = RandomAgent(seed), ISMCTSAgent(iterations, seed=seed)
-    prof, spent, made = cProfile.Profile(), 0.0, 0
+    walker = RandomAgent(seed)
+    timed, profiled = (ISMCTSAgent(iterations, seed=seed, rollout_depth=depth) for _ in "ab")
+    prof, spent, under, made = cProfile.Profile(), 0.0, 0.0, 0
     while not game.over and made < decisions:
         options = game.legal_options(bots=True, labels=False)
         if len(options) > 1 and game.pending_seat() == 1:
             start = time.perf_counter()
-            prof.enable()
-            bot.choose(game, 1, options)
-            prof.disable()
+            timed.choose(game, 1, options)
             spent += time.perf_counter() - start
+            start = time.perf_counter()
+            prof.enable()
+            profiled.choose(game, 1, options)
+            prof.disable()
+            under += time.perf_counter() - start
             made += 1
         game.apply(walker.decide(None, options))
     stats = pstats.Stats(prof).stats
     print(f"{ruleset}: {spent / max(made, 1):.2f} s per IS-MCTS decision at {iterations} "
-          f"iterations ({made} decisions); shares of that time (cumulative: a "
-          "determinization includes its copy, applying a decision includes listing the next "
+          f"iterations ({made} decisions of seat 1 from the start of a random game; "
+          f"{under / max(made, 1):.2f} s under the profiler); shares of that time (cumulative: "
+          "a determinization includes its copy, applying a decision includes listing the next "
           "options):")
     cumulative = {}
     for (file, _, func), (_, _, _, cum, _) in stats.items():
@@ -120,7 +143,7 @@ def profile(ruleset: str, players: int, decisions: int, iterations: int, seed: i
                 cumulative[label] = cumulative.get(label, 0.0) + cum
     for label, _, _ in SHARES:
         t = cumulative.get(label, 0.0)
-        print(f"  {label}: {t / max(spent, 1e-9):.0%}")
+        print(f"  {label}: {t / max(under, 1e-9):.0%}")
 
 
 def main() -> None:
@@ -133,12 +156,21 @@ def main() -> None:
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--profile", metavar="RULESET", help="profile IS-MCTS decisions instead")
     p.add_argument("--decisions", type=int, default=5, help="decisions to profile")
+    p.add_argument("--rollout-depth", type=int, default=None, metavar="N",
+                   help="random decisions per rollout before projected scores value the "
+                   "position (default: rollouts play to the end of the game)")
+    p.add_argument("--quiet", action="store_true", help="no line per game")
     a = p.parse_args()
+    if a.games < 1 or a.iterations < 1 or a.jobs < 1 or a.decisions < 1 \
+            or (a.rollout_depth is not None and a.rollout_depth < 0):
+        p.error("--games, --iterations, --jobs and --decisions must be at least 1, "
+                "--rollout-depth at least 0")
     if a.profile:
-        profile(a.profile, a.players, a.decisions, a.iterations, a.seed)
+        profile(a.profile, a.players, a.decisions, a.iterations, a.seed, a.rollout_depth)
         return
     for ruleset in a.ruleset or ["liqueur", "beverage"]:
-        win_rates(ruleset, a.players, a.games, a.iterations, a.seed, a.jobs)
+        win_rates(ruleset, a.players, a.games, a.iterations, a.seed, a.jobs, a.rollout_depth,
+                  a.quiet)
 
 
 if __name__ == "__main__":

@@ -15,8 +15,8 @@ from __future__ import annotations
 from ..validator.diagnostics import DiagnosticError
 from .game import Game
 from .rng import Rng
-from .values import Item
-from .visibility import can_see
+from .values import Grid, Item, holds_something
+from .visibility import can_see, shape_seen
 
 
 class ChanceNeeded(Exception):
@@ -157,35 +157,44 @@ class ChancePlay:
 
 def fresh_future(game, rng: Rng):
     """A copy of `game` whose future random draws are new ones (from `rng`), not those its seed
-    would have made: a search that plays it ahead learns nothing of the real future."""
+    would have made: a search that plays it ahead learns nothing of the real future. It checks
+    the invariants when a turn ends (`Game(..., invariants="turn")`)."""
     copy = game.clone()
     copy.state.rng.state = rng.next64()
     copy.state.rng.chance = None
     copy.audit_reveals, copy._before = False, []  # a search never undoes: keep no copies
-    return copy
+    copy.invariants = "turn"  # checked when a turn ends, as `simulate` does: checks leave no
+    return copy               # trace, so this changes no game, only what a rollout costs
 
 
 def hidden_places(game, seat: int | None):
     """What `seat` cannot see, as (holder, name, declaration) of each hidden state value."""
-    st, rules = game.state, game.rules
-    places = [(st.globals, 0, rules.global_vars)]
-    places += [(s.vars, s.seat, rules.player_vars) for s in st.seats]
-    for holder, owner, decls in places:
-        for name in holder:
-            if not can_see(st, rules, seat, owner, name):
-                yield holder, name, decls.get(name)
+    for holder, _, name, decl in _hidden(game, seat):
+        yield holder, name, decl
 
 
 def determinize(game, seat: int | None, rng: Rng):
-    """A copy of `game` as `seat` may imagine it: every hidden list (others' hands, decks, but
-    a face-up top the seat sees) and hidden component is dealt anew from the pool of hidden
-    values of its kind, keeping each place's size; future draws are new ones. What the seat
-    sees stays as it is. Hidden values that are neither components nor in lists (a hidden
-    number) are kept: docs/agents.md says so."""
+    """A copy of `game` as `seat` may imagine it; future draws are new ones. What the seat sees
+    stays as it is, and the copy keeps every invariant of the rules:
+
+    - every hidden list (others' hands, decks, but a face-up top the seat sees) and hidden
+      component is dealt anew from the pool of hidden values of its kind, keeping each place's
+      size;
+    - every other hidden value (a number, a flag, a grid, a map, a structure) is drawn anew
+      from its declared domain when the declaration gives one (`bool`, an enum, `player`, an
+      `int` with both bounds declared; in a grid, each cell that holds something; in a map,
+      the value at each key), else swapped at random with the values the same declaration
+      holds at other places hidden from the seat that look alike (both hold something or
+      both nothing, with the same public shape). If that breaks an invariant, it is tried
+      again (three times), then by swapping alone, and then these values are kept as they are.
+
+    A hidden value alone in its kind with no declared domain (a hidden number of a two-player
+    game, a secret global count) is kept: docs/agents.md, "Determinization", says so."""
     copy = fresh_future(game, rng)
     slots: dict[object, list[tuple[list | dict, object]]] = {}
     pools: dict[object, list] = {}
-    for holder, name, decl in list(hidden_places(copy, seat)):
+    others: dict[tuple, list[tuple[dict, str, object]]] = {}
+    for holder, owner, name, decl in list(_hidden(copy, seat)):
         value = holder[name]
         if isinstance(value, list):
             value = list(value)      # a value of its own: the copy may share lists it never wrote
@@ -199,11 +208,157 @@ def determinize(game, seat: int | None, rng: Rng):
             kind = _kind(value)
             slots.setdefault(kind, []).append((holder, name))
             pools.setdefault(kind, []).append(value)
+        elif decl is not None:
+            alike = (owner == 0, name, holds_something(value),
+                     _shape(value) if shape_seen(decl, value) else None)
+            others.setdefault(alike, []).append((holder, name, decl))
     for kind, pool in pools.items():
         rng.shuffle(pool)
         for (where, key), value in zip(slots[kind], pool):
             where[key] = value
+    if others:
+        _redeal(copy, others, rng)
     return copy
+
+
+def _hidden(game, seat: int | None):
+    st, rules = game.state, game.rules
+    places = [(st.globals, 0, rules.global_vars)]
+    places += [(s.vars, s.seat, rules.player_vars) for s in st.seats]
+    for holder, owner, decls in places:
+        for name in holder:
+            if not can_see(st, rules, seat, owner, name):
+                yield holder, owner, name, decls.get(name)
+
+
+def _redeal(copy, others: dict, rng: Rng) -> None:
+    """Hidden values that are not lists nor components, drawn anew or swapped (see
+    `determinize`), keeping the invariants."""
+    places = [place for group in others.values() for place in group]
+    kept = [holder[name] for holder, name, _ in places]
+    domains = _Domains(copy)
+    for attempt in range(4):
+        resample = attempt < 3
+        for group in others.values():
+            values = [holder[name] for holder, name, _ in group]
+            drawn = [domains.draw(decl, v, rng) if resample else None
+                     for (_, _, decl), v in zip(group, values)]
+            if resample and all(d is not None for d in drawn):
+                for (holder, name, _), v in zip(group, drawn):
+                    holder[name] = v[0]
+            elif len(group) > 1:
+                order = list(range(len(group)))
+                rng.shuffle(order)
+                for (holder, name, _), k in zip(group, order):
+                    holder[name] = values[k]
+        if _invariants_hold(copy):
+            return
+        for (holder, name, _), v in zip(places, kept):
+            holder[name] = v
+        if not resample:
+            return
+
+
+class _Domains:
+    """The values a declared type may take, when the declarations say: `bool`, an enum,
+    `player`, an `int` with both bounds known before play (at most MAX_DOMAIN values)."""
+
+    MAX_DOMAIN = 4096
+
+    def __init__(self, game):
+        self.game = game
+
+    def draw(self, decl, value, rng: Rng):
+        """(a new value,) drawn like `value` from the declared domain, or None (no domain).
+        What holds nothing (`none`, an empty cell) stays so: a value is drawn only where
+        there is one."""
+        t = decl.type
+        if t.kind == "grid_type":
+            domain = self.of(t.element)
+            if domain is None or not isinstance(value, Grid):
+                return None
+            grid = Grid(value.rows, value.columns)
+            grid.cells = [c if c is None else domain[rng.below(len(domain))]
+                          for c in value.cells]
+            return (grid,)
+        if t.kind == "map_type":
+            domain = self.of(t.value)
+            if domain is None or not isinstance(value, dict):
+                return None
+            return ({k: v if v is None else domain[rng.below(len(domain))]
+                     for k, v in value.items()},)
+        domain = self.of(t, decl)
+        if domain is None:
+            return None
+        return (value if value is None else domain[rng.below(len(domain))],)
+
+    def of(self, t, decl=None) -> list | None:
+        """The values of type `t` (of `T?`: those of `T`), or None when not declared."""
+        if t.kind not in ("named_type", "optional_type"):
+            return None
+        rules = self.game.rules
+        if t.name == "bool":
+            return [False, True]
+        if t.name == "player":
+            return list(self.game.state.seats)
+        if t.name in rules.enums:
+            return list(rules.enums[t.name])
+        if t.name == "int" and decl is not None and decl.kind == "state" \
+                and decl.at_least is not None and decl.at_most is not None:
+            bounds = _bounds(self.game, decl)
+            if bounds is not None and 0 <= bounds[1] - bounds[0] < self.MAX_DOMAIN:
+                return list(range(bounds[0], bounds[1] + 1))
+        return None
+
+
+def _bounds(game, decl) -> tuple[int, int] | None:
+    """`at least L at most H` of a declaration, worked out by the game's own machine when both
+    are constants of the game (not values of a player or of the state)."""
+    from .errors import RuleError
+
+    machine = game.machine
+    try:
+        lo = machine.traceless(lambda: machine.eval(decl.at_least, {}, frozenset()))
+        hi = machine.traceless(lambda: machine.eval(decl.at_most, {}, frozenset()))
+    except (RuleError, KeyError, TypeError, AttributeError):
+        return None
+    if type(lo) is not int or type(hi) is not int:
+        return None
+    return lo, hi
+
+
+def _invariants_hold(game) -> bool:
+    """Whether every invariant of the rules holds in `game` now (checked without a trace)."""
+    from .errors import RuleError
+    from .evaluator import truth
+
+    machine, code = game.machine, game.rules.code
+    if not machine.set_up or not code.invariants:
+        return True
+    moments = code.invariant_moments
+
+    def check() -> bool:
+        for inv, test, _ in code.invariants:
+            when = moments.get(inv.name)
+            if when is not None and not truth(when(machine, {}), inv.when):
+                continue
+            if not truth(test(machine, {}), inv.test):
+                return False
+        return True
+
+    try:
+        return machine.traceless(lambda: machine.standing_still(check))
+    except RuleError:
+        return False
+
+
+def _shape(value):
+    """What a value's public shape shows (docs/language.md), as something to compare."""
+    if isinstance(value, Grid):
+        return ("grid", value.rows, value.columns, tuple(c is not None for c in value.cells))
+    if isinstance(value, dict):
+        return ("map", tuple(repr(k) for k in value))
+    return value is not None
 
 
 def _kind(value) -> object:

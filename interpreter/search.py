@@ -7,8 +7,10 @@ future; IS-MCTS also deals anew everything its seat cannot see, once per iterati
 keeps the hidden present as it is: it is for games with no hidden information.
 
 Values come from the ruleset: a finished game gives each winner an equal share of 1
-(`returns`); an unfinished one is valued by the rank of each seat's score, the first key of the
-ruleset's `winner` declaration (`score_ranks`).
+(`returns`). A rollout plays random decisions to the end of the game by default; one cut short
+(`rollout_depth`) is valued by the rank of each seat's projected score, the first key of the
+ruleset's `winner` declaration (`score_ranks`), a cheaper estimate that can mislead: end-of-game
+bonuses worked out as if the game ended now reward what the real end would not.
 """
 from __future__ import annotations
 
@@ -142,13 +144,16 @@ class TreeSearchAgent:
     """UCT over the decisions of all seats, one tree per decision. With `determinized`
     (IS-MCTS, single observer), each iteration plays in a new determinization of its seat's
     knowledge and counts for each option how often it was available (its UCB term uses that
-    count). `iterations` and `seconds` bound each decision (whichever comes first); a rollout
-    plays `rollout_depth` random decisions before the position is valued."""
+    count). `iterations` and `seconds` bound each decision (whichever comes first), and the
+    search stops sooner once its most visited option cannot be overtaken; a rollout
+    plays random decisions to the end of the game, or `rollout_depth` of them before the
+    position is valued by projected scores."""
 
     reads_labels = False
 
     def __init__(self, iterations: int = 200, seconds: float | None = None, seed: int = 0,
-                 determinized: bool = True, exploration: float = 0.7, rollout_depth: int = 4):
+                 determinized: bool = True, exploration: float = 0.7,
+                 rollout_depth: int | None = None):
         self.iterations, self.seconds = iterations, seconds
         self.determinized, self.exploration = determinized, exploration
         self.rollout_depth = rollout_depth
@@ -161,15 +166,32 @@ class TreeSearchAgent:
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
+        legal = [oid for oid, _ in options]
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
             world = determinize(game, seat, self.rng) if self.determinized \
                 else fresh_future(game, self.rng)
             self._iterate(root, world)
             done += 1
+            if self._decided(root, legal, self.iterations - done):
+                break
         self.last_iterations = done
-        legal = [oid for oid, _ in options]
         return max(legal, key=lambda o: (root.children[o].visits, root.children[o].total)
                    if o in root.children else (-1, 0.0))
+
+    @staticmethod
+    def _decided(root: _Node, legal: list[str], left: int) -> bool:
+        """Whether the most visited option leads the next by more than the iterations left:
+        no more iterations could change the choice (the most visited option), so they are not
+        run."""
+        first = second = 0
+        for oid in legal:
+            child = root.children.get(oid)
+            v = child.visits if child is not None else 0
+            if v > first:
+                first, second = v, first
+            elif v > second:
+                second = v
+        return first - second > left
 
     def _iterate(self, root: _Node, game) -> None:
         node, path = root, []
@@ -198,7 +220,9 @@ class TreeSearchAgent:
             math.log(max(child.available, 1)) / child.visits)
 
     def _rollout(self, game) -> dict[int, float]:
-        for _ in range(self.rollout_depth):
+        played = 0
+        while self.rollout_depth is None or played < self.rollout_depth:
+            played += 1
             if game.over or game.error is not None:
                 break
             legal = game.legal_options(bots=True, labels=False)

@@ -94,6 +94,15 @@ def type_name(v) -> str:
     return type(v).__name__
 
 
+def holds_something(value) -> bool:
+    """Not none, zero, false, empty, nor a map or grid of such values."""
+    if isinstance(value, dict):
+        return any(holds_something(v) for v in value.values())
+    if isinstance(value, Grid):
+        return any(holds_something(v) for v in value.cells)
+    return value not in (None, 0, False, "", [])
+
+
 MAX_SHOWN_DEPTH = 64  # a value nested deeper reads "..." and saves as a marker: never a crash
 
 

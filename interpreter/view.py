@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .game import Game
-from .values import Grid, to_data
+from .values import Grid, holds_something, to_data
 from .visibility import can_see as visible
 from .visibility import shape_seen
 
@@ -31,15 +31,6 @@ def _hidden(value, decl=None, describe=None) -> dict:
     return {"hidden": True, "present": value is not None}
 
 
-def _holds_something(value) -> bool:
-    """Not none, zero, false, empty, nor a map or grid of such values."""
-    if isinstance(value, dict):
-        return any(_holds_something(v) for v in value.values())
-    if isinstance(value, Grid):
-        return any(_holds_something(v) for v in value.cells)
-    return value not in (None, 0, False, "", [])
-
-
 def render(value, describe=None):
     """Plain data for a visible value; components show their printed fields and how they read."""
     return to_data(value, printed=True, describe=describe)
@@ -53,7 +44,7 @@ def view(game: Game, viewer: int | None) -> dict:
     for name, decl in rules.global_vars.items():
         value = st.globals.get(name)
         if decl.kind == "component_state":  # each component with its state, while it holds some
-            value = {item: v for item, v in value.items() if _holds_something(v)}
+            value = {item: v for item, v in value.items() if holds_something(v)}
         globals_[name] = (render(value, describe) if can_see(game, viewer, 0, name)
                           else _hidden(value, decl, describe))
     players = []

@@ -189,7 +189,18 @@ def _saved_ruleset(data, save_name: str) -> str:
 
 
 # ------------------------------------------------------------------ actions, agents, chance
-_SPACES: dict[tuple[int, int], tuple[Rules, object]] = {}
+_SPACES: dict[tuple, tuple[Rules, object]] = {}
+
+
+def _kept(kind, rules: Rules, players: int, make):
+    """What `make()` builds for a ruleset and player count, kept for the last 16 asked."""
+    key = (kind, id(rules), players)
+    hit = _SPACES.get(key)
+    if hit is None or hit[0] is not rules:
+        if len(_SPACES) >= 16:
+            _SPACES.pop(next(iter(_SPACES)))
+        hit = _SPACES[key] = (rules, make())
+    return hit[1]
 
 
 def action_space(rules: Rules, players: int):
@@ -198,13 +209,15 @@ def action_space(rules: Rules, players: int):
     domain is a cap, not a bound)."""
     from .interpreter.actions import ActionSpace
 
-    key = (id(rules), players)
-    hit = _SPACES.get(key)
-    if hit is None or hit[0] is not rules:
-        if len(_SPACES) >= 16:
-            _SPACES.pop(next(iter(_SPACES)))
-        hit = _SPACES[key] = (rules, ActionSpace(rules, players))
-    return hit[1]
+    return _kept("actions", rules, players, lambda: ActionSpace(rules, players))
+
+
+def encoding(rules: Rules, players: int):
+    """A seat's view as numbers (docs/agents.md, "Tensors"): `.size`, `.shapes` (each piece's
+    name and shape), `.encode(game, seat)` (a float32 vector; seat None: a spectator)."""
+    from .interpreter.encoding import Encoding
+
+    return _kept("encoding", rules, players, lambda: Encoding(rules, players))
 
 
 def action_ids(game: Game) -> list[int]:

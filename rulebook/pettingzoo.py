@@ -10,15 +10,14 @@
 
 Agents `player_1`..`player_N` are the seats (automata decide inside the rules). Actions are the
 ruleset's stable action ids (`api.action_space`); the observation is a dict of `observation`,
-the seat's view hashed into a fixed-size vector of numbers (each value of the view, by where it
-stands, adds to one of `OBSERVATION_SIZE` slots), and `action_mask`. `info["view"]` holds the
-view itself. Rewards come at the end: 1/k to each of k winners. `reset(seed=S)` deals game S;
+the seat's view as numbers encoded from the declarations (`api.encoding`, the OpenSpiel
+adapter's observation tensor: docs/agents.md, "Tensors"), and `action_mask`. `info["view"]`
+holds the view itself. Rewards come at the end: 1/k to each of k winners. `reset(seed=S)` deals game S;
 without a seed, a fresh one.
 """
 from __future__ import annotations
 
 import secrets
-import zlib
 
 import numpy as np
 from gymnasium import spaces
@@ -27,8 +26,6 @@ from pettingzoo.utils import wrappers
 
 from . import api
 from .interpreter.search import returns as shares
-
-OBSERVATION_SIZE = 512
 
 
 def env(ruleset: str, players: int | None = None, variants=(), render_mode: str | None = None):
@@ -46,11 +43,12 @@ class raw_env(AECEnv):
         self.rules = api.load(ruleset, tuple(variants))
         self.players = players or self.rules.min_players
         self.space = api.action_space(self.rules, self.players)
+        self.encoding = api.encoding(self.rules, self.players)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{k}" for k in range(1, self.players + 1)]
         self._actions = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
         self._observations = {a: spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32),
+            "observation": spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
         }) for a in self.possible_agents}
         self.game = None
@@ -106,7 +104,7 @@ class raw_env(AECEnv):
         mask = np.zeros(self.space.size, np.int8)
         if self.game.pending is not None and self.game.pending_seat() == seat:
             mask[api.action_ids(self.game)] = 1
-        return {"observation": hashed(seen), "action_mask": mask}
+        return {"observation": self.encoding.encode(self.game, seat), "action_mask": mask}
 
     def render(self):
         if self.render_mode == "ansi" and self.game is not None:
@@ -116,26 +114,3 @@ class raw_env(AECEnv):
     def close(self):
         pass
 
-
-def hashed(view: dict) -> np.ndarray:
-    """A view as numbers: each value adds to the slot its place (and a text's words) hash to;
-    the log is left out (it is history, not the table)."""
-    out = np.zeros(OBSERVATION_SIZE, np.float32)
-
-    def walk(value, path: str) -> None:
-        if isinstance(value, dict):
-            for k, v in value.items():
-                if k != "log":
-                    walk(v, f"{path}/{k}")
-        elif isinstance(value, list):
-            for i, v in enumerate(value):
-                walk(v, f"{path}/{i}")
-        elif isinstance(value, bool) or value is None:
-            out[zlib.crc32(f"{path}={value}".encode()) % OBSERVATION_SIZE] += 1.0
-        elif isinstance(value, (int, float)):
-            out[zlib.crc32(path.encode()) % OBSERVATION_SIZE] += float(value)
-        else:
-            out[zlib.crc32(f"{path}={value}".encode()) % OBSERVATION_SIZE] += 1.0
-
-    walk(view, "")
-    return out

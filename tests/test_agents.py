@@ -105,3 +105,13 @@ def test_simulate_takes_an_agent_per_seat_and_refuses_bad_ones():
     for bad in (["--seat", "3=mcts"], ["--seat", "1=human"], ["--agent", "clever"]):
         refused = runner.invoke(main, ["simulate", "examples/tictactoe", "--games", "1", *bad])
         assert refused.exit_code == 2 and "Invalid value" in refused.output
+
+
+def test_a_search_stops_once_its_choice_cannot_change():
+    rules = api.load(str(DATA / "hidden_guess.rules"))
+    game = api.new_game(rules, 2, 0)
+    bot = api.make_agent("mcts:400", 0)   # it sees the card: one option always wins
+    choice = bot.choose(game, 1, game.legal_options(bots=True, labels=False))
+    assert bot.last_iterations < 400
+    game.apply(choice)
+    assert game.state.seats[0].vars["right"]

@@ -117,3 +117,73 @@ play {
     assert play.chance_outcomes is None and play.base.pending_seat() == 1
     play.decide("boom")
     assert play.base.pending is None and play.base.error is not None
+
+
+HIDDEN_VALUES = """
+enum Color { red, green, blue }
+player dial: int = 3 owner at least 1 at most 6
+player flag: bool = false owner
+player favourite: Color = red owner
+player lights: map of Color to bool owner
+player grid_marks: grid 2 by 2 of Color? = none owner shape public
+player chips: int = 5 owner at least 0
+play {
+    turns p from players[1] then next(p) until false {
+        choose p "Wait" {
+            option wait {
+                set p.chips = p.chips + seat(p)
+            }
+        }
+    }
+}
+"""
+
+
+def test_determinize_draws_hidden_values_from_their_declared_domains():
+    from engine_helpers import game_of, header
+
+    game = game_of(header("3") + HIDDEN_VALUES, 3, 1)
+    game.apply("wait")  # player 1: 6 chips
+    game.apply("wait")  # player 2: 7 chips
+    marks = game.state.seats[1].vars["grid_marks"]
+    marks.cells[0] = game.rules.enums["Color"][2]
+    seen = {name: set() for name in ("dial", "flag", "favourite", "lights", "chips")}
+    cells = set()
+    for seed in range(40):
+        copy = api.determinize(game, 1, seed)
+        mine, real = copy.state.seats[0].vars, game.state.seats[0].vars
+        assert {k: mine[k] for k in seen} == {k: real[k] for k in seen}  # its own, as they are
+        for other in copy.state.seats[1:]:
+            v = other.vars
+            assert 1 <= v["dial"] <= 6
+            seen["dial"].add(v["dial"])
+            seen["flag"].add(v["flag"])
+            seen["favourite"].add(v["favourite"].name)
+            seen["lights"].add(tuple(sorted(v["lights"].values())))
+            assert set(v["lights"]) == set(game.rules.enums["Color"])  # every key kept
+        # The chips (no upper bound: no domain) are swapped between the two other seats.
+        assert sorted(s.vars["chips"] for s in copy.state.seats[1:]) == [5, 7]
+        seen["chips"].add(copy.state.seats[1].vars["chips"])
+        # A grid's public shape stays: the one occupied cell is still the only one.
+        grid = copy.state.seats[1].vars["grid_marks"]
+        assert [c is not None for c in grid.cells] == [True, False, False, False]
+        cells.add(grid.cells[0].name)
+    assert seen["dial"] == set(range(1, 7)) and seen["flag"] == {False, True}
+    assert seen["favourite"] == {"red", "green", "blue"} and len(seen["lights"]) > 1
+    assert seen["chips"] == {5, 7} and cells == {"red", "green", "blue"}
+
+
+def test_a_determinization_keeps_the_invariants():
+    from engine_helpers import game_of, header
+
+    rules = header("3") + HIDDEN_VALUES.replace(
+        "play {", 'invariant few "dials add up to 9": sum(p.dial for p in players) == 9\nplay {')
+    game = game_of(rules, 3, 1)
+    dials = set()
+    for seed in range(30):
+        copy = api.determinize(game, 1, seed)
+        assert sum(s.vars["dial"] for s in copy.state.seats) == 9
+        dials.add(tuple(s.vars["dial"] for s in copy.state.seats))
+        assert copy.state.seats[0].vars["dial"] == 3
+    # Drawn anew when the draw keeps the sum (3 + a + b == 9), swapped or kept otherwise.
+    assert len(dials) > 1

@@ -1,5 +1,6 @@
 """Any ruleset as a PettingZoo AEC environment: api_test and seed_test, masks that match."""
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,9 +10,12 @@ from rulebook import api
 from rulebook import pettingzoo as rz
 
 
+# Every bundled ruleset (tests/test_openspiel.py checks that the list is complete).
 @pytest.mark.parametrize("ruleset,players,cycles", [
-    ("examples/tictactoe", 2, 20), ("examples/love_letter", 2, 20), ("liqueur", 3, 8),
-    ("beverage", 3, 8)])
+    ("examples/tictactoe", 2, 20), ("examples/love_letter", 2, 20), ("examples/kuhn_poker", 2, 20),
+    ("examples/no_thanks", 3, 8), ("examples/six_nimmt", 2, 8), ("examples/sushi_go", 2, 8),
+    ("examples/dewdrop_garden", 2, 8), ("liqueur", 3, 8), ("beverage", 3, 8),
+    ("smartphone_inc", 2, 8), ("beer_empire", 2, 8)])
 def test_api_and_seed_tests_pass(ruleset, players, cycles):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a Dict observation (with its mask) is warned about
@@ -41,3 +45,8 @@ def test_the_same_seed_deals_the_same_observations():
     # Each seat's observation shows its own hand, not the other's.
     assert not np.array_equal(first.observe("player_1")["observation"],
                               first.observe("player_2")["observation"])
+
+
+def test_a_view_too_large_to_encode_is_a_clear_error():
+    with pytest.raises(ValueError, match="would hold 1,170,013 numbers, more than 1,000,000"):
+        rz.env(str(Path(__file__).parent / "data" / "huge_view.rules"))
