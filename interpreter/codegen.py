@@ -28,6 +28,7 @@ from contextlib import contextmanager
 
 from ..grammar import ast as A
 from ..validator.builtins import BUILTIN_FUNCTIONS
+from ..validator.diagnostics import Diagnostic, DiagnosticError
 from .errors import RuleError
 from .flow import Signal
 from .state import DEFINE_CALL_STEPS
@@ -169,6 +170,7 @@ class Generator(Statements):
         self._kept: list = []  # the constants, kept alive so that their ids stay theirs
         self._pending: list[tuple[str, str, object]] = []  # (name, source, stub or None)
         self._count = 0
+        self.size = 0  # characters of source written
         self.sources: list[str] = []
         self._defines: dict[str, str] = {}  # define -> the name of its function
         self._bodies: dict = {}  # define -> its body alone (called with its modifiers)
@@ -197,24 +199,37 @@ class Generator(Statements):
         return f"{prefix}{self._count}"
 
     def flush(self) -> None:
-        """Compile every function written since the last flush, and fill in their stubs."""
+        """Compile every function written since the last flush, and fill in their stubs. The
+        source is compiled a part at a time, so that what compiling holds stays small."""
         if not self._pending:
             return
         pending, self._pending = self._pending, []
-        source = "\n\n".join(src for _, src, _ in pending) + "\n"
-        self.sources.append(source)  # what `rulebook` developers read when debugging
-        with warnings.catch_warnings():  # `(1) is True`: a literal tested as rules allow it
-            warnings.simplefilter("ignore", SyntaxWarning)
-            code = compile(source, "<rules, generated>", "exec")
-        exec(code, self.ns)  # noqa: S102 - generated from the validated AST, not from rule text
+        for part in _parts(pending):
+            source = "\n\n".join(src for _, src, _ in part) + "\n"
+            self.sources.append(source)  # what `rulebook` developers read when debugging
+            with warnings.catch_warnings():  # `(1) is True`: a literal tested as rules allow it
+                warnings.simplefilter("ignore", SyntaxWarning)
+                code = compile(source, "<rules, generated>", "exec")
+            exec(code, self.ns)  # noqa: S102 - generated from the validated AST, not rule text
         for name, _, stub in pending:
             if stub is not None:
                 stub.__code__ = self.ns[name].__code__
 
     def _function(self, fn: Function, stub: bool = True):
         stub_fn = types.FunctionType(_placeholder.__code__, self.ns, fn.name) if stub else None
-        self._pending.append((fn.name, fn.source(), stub_fn))
+        source = fn.source()
+        self.size += len(source)
+        if self.size > MAX_GENERATED:
+            raise DiagnosticError([Diagnostic(
+                "E0319", f"the rules make more than {MAX_GENERATED // 1_000_000} million "
+                "characters of code for the engine to run", file=self.rules_file(),
+                hint="write repeated rules once, as a `define` or `procedure` called with "
+                     "arguments, rather than many copies")])
+        self._pending.append((fn.name, source, stub_fn))
         return stub_fn
+
+    def rules_file(self) -> str | None:
+        return A.file_of(self.rules.program)
 
     # --------------------------------------------------------------------------- entries
     def expr(self, node, scope: Scope = None):
@@ -932,6 +947,26 @@ class Generator(Statements):
         t = fn.tmp()
         fn.emit(f"{t} = {sub.name}(m, {fn.env}{''.join(', ' + v for v in given)})")
         return t
+
+
+# The most source a ruleset's functions may take (the bundled games take at most half a million
+# characters): rules that would make more are refused (E0319), so that compiling stays bounded.
+MAX_GENERATED = 20_000_000
+_PART = 300_000  # characters compiled at a time
+
+
+def _parts(pending: list) -> list[list]:
+    """The functions to compile, in parts of about `_PART` characters of source each."""
+    parts, part, size = [], [], 0
+    for entry in pending:
+        part.append(entry)
+        size += len(entry[1])
+        if size >= _PART:
+            parts.append(part)
+            part, size = [], 0
+    if part:
+        parts.append(part)
+    return parts
 
 
 # Code nested deeper than this (loops and `try`s, indentation) goes into a function of its own:

@@ -49,6 +49,7 @@ CODES = {
     "E0315": "the game cannot start with this setup",
     "E0325": "a step of a composed decision that is not finished offers no legal option",
     "E0318": "an automaton's decision that no `prefer` line covers, with `otherwise error`",
+    "E0319": "the rules make more code than the engine compiles",
 }
 
 __all__ = ["RuleError", "IllegalDecision", "to_diagnostic", "CODES", "DiagnosticError"]

@@ -157,3 +157,22 @@ def test_a_small_define_written_where_it_is_called_is_still_one_call_deeper(star
     assert err.value.diagnostics[0].code == "E0302"
     assert "leaf" in err.value.diagnostics[0].message
     assert rules.code.gen._leaf("leaf") and not rules.code.gen._leaf("down")
+
+
+def test_rules_that_would_make_too_much_code_are_refused_with_a_located_diagnostic(monkeypatch):
+    from rulebook.interpreter import codegen
+    from rulebook.validator.diagnostics import DiagnosticError
+
+    monkeypatch.setattr(codegen, "MAX_GENERATED", 20_000)
+    body = "sum(a * b for a in 1..3, b in 1..3 where a != b)"
+    text = header() + "".join(f"define f{i}(x) = {body} + x\n" for i in range(40)) + \
+        "global n: int = 0\nsetup {\n" + "".join(f"    set n = f{i}(1)\n" for i in range(40)) + "}\n"
+    from rulebook.grammar.parser import parse_text
+    from rulebook.interpreter.rules import compile_rules
+
+    with pytest.raises(DiagnosticError) as err:
+        compile_rules(parse_text(text, "many.rules"))
+    d = err.value.diagnostics[0]
+    assert (d.code, d.file) == ("E0319", "many.rules")
+    monkeypatch.setattr(codegen, "MAX_GENERATED", 20_000_000)
+    assert compile_rules(parse_text(text, "many.rules")).code.gen.size > 20_000
