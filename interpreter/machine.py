@@ -302,7 +302,12 @@ class Machine(Evaluator, Effects):
         """How an option reads (see OptionInstance): its label, or its name and values."""
         if opt.label is None:
             return " ".join([opt.title] + [show(env[n]) for n in opt.names])
-        return self.traceless(opt.label, self, env)
+        try:
+            return self.traceless(opt.label, self, env)
+        except RuleError as err:
+            if err.node is None:  # a budget that ran out while it was worked out: blame it
+                err.node = opt.node.label
+            raise
 
     def log_decision(self, decision: Decision, chosen: OptionInstance) -> None:
         who = [decision.player.seat] if decision.secret else None

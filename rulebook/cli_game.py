@@ -217,7 +217,10 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
         seat = game.pending.player.seat
         agent = agents[seat]
         human = isinstance(agent, HumanAgent)
-        options = game.legal_options(bots=not human)
+        try:
+            options = game.legal_options(bots=not human)  # labels the rules may fail to work out
+        except DiagnosticError as e:
+            _fail(e.diagnostics, e.sources)
         if human and len(options) == 1 and not getattr(game.pending.node, "confirm", False):
             # Nothing to decide: it is made for the person, and said (unless the rules want it
             # confirmed). The log line of the decision says what was done.

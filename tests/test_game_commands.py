@@ -133,3 +133,13 @@ def test_two_people_at_one_terminal_hand_it_over_between_turns():
     # after each handover, only the new player's view is shown
     first_prompt = result.output.split("Pass the terminal to player 2")[1]
     assert "you are player 2" in first_prompt.split("Your decision")[0]
+
+
+def test_labels_that_overrun_their_budget_end_play_with_a_located_diagnostic():
+    """A person's options are listed with their labels: rules whose labels cost more than the
+    budget of work that leaves no trace end the game with E0301 at the label, not a crash."""
+    hostile = ROOT / "tests" / "hostile" / "rulesets" / "option_labels_holes_each.rules"
+    result = run("play", str(hostile), "--seed", "1", input="1\nq\n")
+    assert result.exit_code == 1
+    assert "error[E0301]" in result.output and "E0999" not in result.output
+    assert "option_labels_holes_each.rules:8:" in result.output
