@@ -5,6 +5,7 @@ the whole tree is checked against the JSON Schema right after parsing.
 """
 from __future__ import annotations
 
+import bisect
 import copy
 import re
 from contextvars import ContextVar
@@ -20,10 +21,18 @@ from . import ast as A
 READING: ContextVar[str | None] = ContextVar("rulebook_reading", default=None)
 
 
-def _span(meta) -> A.Span | None:
-    if meta is None or meta.empty:
+def _span(where) -> A.Span | None:
+    """The span of what a rule matched: `where` is (start, end, line starts) of its text, the
+    offsets -1 when it matched nothing."""
+    start, end, lines = where
+    if start < 0:
         return None
-    return _span_at(meta.line, meta.column, meta.end_line, meta.end_column)
+    line = _line_of(lines, start)
+    end_line = _line_of(lines, end)
+    return _span_at(line, start - lines[line - 1] + 1, end_line, end - lines[end_line - 1] + 1)
+
+
+_line_of = bisect.bisect_right  # the 1-based line of an offset, given where each line starts
 
 
 def _tok_span(tok: Token) -> A.Span:
@@ -74,6 +83,13 @@ def _new(cls, **fields):
 
 _make = object.__new__
 _set = object.__setattr__
+
+
+def _set_field(node, name: str, value) -> None:
+    """`node.name = value` as pydantic does it (the node is not frozen, validates no assignment),
+    without its per-call look-ups."""
+    node.__dict__[name] = value
+    node.__pydantic_fields_set__.add(name)
 _REQUIRED, _EMPTY_LIST, _ASK = object(), object(), object()
 _PLANS: dict[type, tuple] = {}
 
@@ -276,7 +292,8 @@ def _respanned(value, tok):
     """A copy of an expression whose every node is located at `tok` (each with its own span),
     as setting each node's span would leave it; the original is left as it was."""
     if isinstance(value, A.Node):
-        values = {name: _respanned(v, tok) for name, v in value.__dict__.items()}
+        values = {name: _respanned(v, tok) if name != "span" else None
+                  for name, v in value.__dict__.items()}
         values["span"] = _tok_span(tok)
         node = _make(type(value))
         _set(node, "__dict__", values)
@@ -344,7 +361,7 @@ class _Builder:
             def cited(children, meta):
                 citations, children = _split_meta(children)
                 node = f(children, meta)
-                node.meta = citations
+                _set_field(node, "meta", citations)
                 return node
             return cited
         return f
@@ -1151,51 +1168,14 @@ class _NodeLoc:
 
 
 # ------------------------------------------------------------------------------- entry points
-class _Reduced:
-    """What the parser keeps for a rule it reduced: the value built, and where its text is, as
-    Lark's `propagate_positions` records it in a parse tree's `meta`. `line`... are the node's
-    own; `c_line`... the text its rule covered, wider when a rule only passes its one child on
-    (the parentheses around an expression). `children` is set for `_rules` Lark inlines."""
-
-    __slots__ = ("value", "empty", "line", "column", "end_line", "end_column",
-                 "c_line", "c_column", "c_end_line", "c_end_column", "children")
-
-    def __init__(self, first, last):
-        self.value = self.children = None
-        if first is None:
-            self.empty = True
-            return
-        self.empty = False
-        if first.__class__ is _Reduced:
-            self.line = self.c_line = first.c_line
-            self.column = self.c_column = first.c_column
-        else:
-            self.line = self.c_line = first.line
-            self.column = self.c_column = first.column
-        if last.__class__ is _Reduced:
-            self.end_line = self.c_end_line = last.c_end_line
-            self.end_column = self.c_end_column = last.c_end_column
-        else:
-            self.end_line = self.c_end_line = last.end_line
-            self.end_column = self.c_end_column = last.end_column
-
-    def widen(self, first, last) -> None:
-        """The node is passed on by a rule around it: its text now covers that rule's."""
-        if first is None:
-            return
-        wider = _Reduced(first, last)
-        if self.empty:
-            self.empty = False
-            self.line, self.column = wider.line, wider.column
-            self.end_line, self.end_column = wider.end_line, wider.end_column
-        self.c_line, self.c_column = wider.c_line, wider.c_column
-        self.c_end_line, self.c_end_column = wider.c_end_line, wider.c_end_column
+_PLACEHOLDER = (None, -1, -1)  # the entry of a missing `[optional]` part
 
 
 class InlineBuild:
-    """Callbacks for Lark's LALR parser that build the AST while it parses (no parse tree).
+    """The reductions of grammar/lalr.py's parser: each builds what the builder's method for the
+    rule makes of its children, so no parse tree is built and walked again.
 
-    Each callback does what Lark's own tree building does for the rule (positions as
+    Each does what Lark's own tree building does for the rule (positions as
     `propagate_positions`, anonymous tokens left out, `None` for missing `[optional]` parts,
     `_rules` inlined, `?rules` passing a single child on) and then calls the builder's method.
     The first error a method raises is kept and raised once the whole text has parsed, so a
@@ -1205,97 +1185,82 @@ class InlineBuild:
     def __init__(self):
         self.builder = _Builder()
         self.failure: BaseException | None = None
+        self.lines: list[int] = [0]  # where each line of the text being parsed starts
+        self._ready = None
 
-    def callbacks(self, rules) -> dict:
-        return {rule: self._callback(rule) for rule in rules}
+    def _parser(self):
+        if self._ready is None:
+            from .lalr import Lexers, load_tables
 
-    def parse(self, lark, text: str, start: str):
+            tables = load_tables()
+            reducers = [self._reducer(shape, size) for shape, size in zip(tables.shapes,
+                                                                          tables.sizes)]
+            self._ready = (tables, Lexers(tables), reducers)
+        return self._ready
+
+    def parse(self, text: str, start: str):
         """Parse and build `text`; raises the parse's error, else the first build error."""
-        outer, self.failure = self.failure, None  # a string's holes are parsed inside a parse
+        from .lalr import run
+
+        tables, lexers, reducers = self._parser()
+        # A string's holes are parsed inside a parse: the outer one's state is put back after.
+        outer = self.failure, self.lines
+        self.failure, self.lines = None, [0]
         try:
-            result = lark.parse(text, start=start)
+            entry = run(tables, lexers, text, start, reducers, self.lines)
             failure = self.failure
         finally:
-            self.failure = outer
+            self.failure, self.lines = outer
         if failure is not None:
             raise failure
-        return result.value if result.__class__ is _Reduced else result
+        return entry[0]
 
-    def _callback(self, rule):
-        options = rule.options
-        expansion = rule.expansion
-        to_include, trailing = _child_filter(rule)
-        plain = not trailing and len(to_include) == len(expansion) and not any(
-            expand or nones for _, expand, nones in to_include)
-        expand_single = bool(options.expand1) and not rule.alias
-        unit = expand_single and plain
-        inlined = rule.origin.name.startswith("_")
-        name = rule.alias or options.template_source or rule.origin.name
+    def _reducer(self, shape, size):
+        name, inlined, expand_single, include, trailing = shape
+        plain = not trailing and len(include) == size and not any(
+            expand or nones for _, expand, nones in include)
+        if expand_single and plain and size == 1:
+            return None  # `?expr: if_expr`: the child as it is, its text the same
         method = None if inlined else self.builder.method(name)
-        Reduced, Tok = _Reduced, Token
+        placeholder = _PLACEHOLDER
 
-        def reduce(raw):
-            if unit and len(raw) == 1:
-                return raw[0]  # `?expr: if_expr`: the child as it is, its text the same
-            first = last = None
-            for c in raw:
-                k = c.__class__
-                if (k is Reduced and not c.empty) or k is Tok:
-                    first = c
+        def reduce(kids):
+            first = last = -1
+            for k in kids:
+                if k[1] >= 0:
+                    first = k[1]
+                    i = len(kids) - 1
+                    while kids[i][1] < 0:
+                        i -= 1
+                    last = kids[i][2]
                     break
-            if first is not None:
-                for c in reversed(raw):
-                    k = c.__class__
-                    if (k is Reduced and not c.empty) or k is Tok:
-                        last = c
-                        break
             if plain:
-                children = raw
+                children = kids
             else:
                 children = []
-                for i, expand, nones in to_include:
+                for i, expand, nones in include:
                     if nones:
-                        children += [None] * nones
+                        children += [placeholder] * nones
                     if expand:
-                        children += raw[i].children
+                        children += kids[i][0]
                     else:
-                        children.append(raw[i])
+                        children.append(kids[i])
                 if trailing:
-                    children += [None] * trailing
+                    children += [placeholder] * trailing
             if expand_single and len(children) == 1:
                 child = children[0]
-                if child.__class__ is Reduced:
-                    child.widen(first, last)
-                return child
-            out = Reduced(first, last)
+                if first < 0 or child is placeholder or len(child) == 4:  # nothing, or a token
+                    return child
+                return (child[0], first, last)  # its text now covers this rule's
             if inlined:
-                out.children = children
-            elif self.failure is None:
-                try:
-                    out.value = method([c.value if c.__class__ is Reduced else c
-                                        for c in children], out)
-                except Exception as e:  # noqa: BLE001 - raised after the parse (see the class)
-                    self.failure = e
-            return out
+                return (children, first, last)
+            if self.failure is not None:
+                return (None, first, last)
+            try:
+                value = method([c[0] for c in children], (first, last, self.lines))
+            except Exception as e:  # noqa: BLE001 - raised after the parse (see the class)
+                self.failure = e
+                value = None
+            return (value, first, last)
 
         return reduce
-
-
-def _child_filter(rule) -> tuple[list, int]:
-    """Which children of `rule` its tree node keeps, as Lark's tree builder (with
-    `maybe_placeholders`) decides: [(index, inline it?, Nones before it)], Nones after."""
-    expansion = rule.expansion
-    empty = rule.options.empty_indices
-    if empty:
-        bits = "".join(str(int(b)) for b in empty)
-        nones = [len(ones) for ones in bits.split("0")]
-    else:
-        nones = [0] * (len(expansion) + 1)
-    keep_all = rule.options.keep_all_tokens
-    out, pending = [], 0
-    for i, sym in enumerate(expansion):
-        pending += nones[i]
-        if keep_all or not (sym.is_term and sym.filter_out):
-            out.append((i, not sym.is_term and sym.name.startswith("_"), pending))
-            pending = 0
-    return out, pending + nones[len(expansion)]

@@ -16,7 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 
 _HERE = Path(__file__).parent
-_CODE = ("rules.lark", "ast.py", "source.py", "parser.py", "builder.py", "syntax_errors.py")
+_CODE = ("rules.lark", "ast.py", "source.py", "parser.py", "lalr.py", "builder.py",
+         "syntax_errors.py")
 
 
 def cache_dir() -> Path | None:

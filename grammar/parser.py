@@ -1,5 +1,6 @@
-"""From text to the typed AST: read (grammar/source.py), parse with Lark (LALR, contextual lexer)
-building the nodes as it goes (grammar/builder.py), and check the depth of the result.
+"""From text to the typed AST: read (grammar/source.py), parse with Lark's LALR tables and
+contextual lexer (grammar/lalr.py) building the nodes as it goes (grammar/builder.py), and check
+the depth of the result.
 
 Every failure becomes a ``Diagnostic``; nothing a user writes can raise a Python traceback.
 """
@@ -17,6 +18,7 @@ from ..validator.diagnostics import Diagnostic, DiagnosticError
 from . import ast as A
 from . import cache as _cache  # noqa: F401 - fingerprints the code now, as it is loaded
 from .builder import READING, InlineBuild, _BuildError
+from .lalr import MAX_STATEMENT_TOKENS, StatementTooLong
 from .source import (  # noqa: F401 - re-exported: the reading functions are part of this API
     _STRING_OR_COMMENT, MAX_FILE_BYTES, MAX_NESTING, _check_nesting, comments_of, decode_source,
     read_source,
@@ -24,7 +26,6 @@ from .source import (  # noqa: F401 - re-exported: the reading functions are par
 from .syntax_errors import describe_syntax_error
 
 MAX_TREE_DEPTH = 120
-MAX_STATEMENT_TOKENS = 20_000  # words and symbols in one statement, declaration or table row
 
 GRAMMAR_FILE = Path(__file__).with_name("rules.lark")
 
@@ -32,9 +33,7 @@ GRAMMAR_FILE = Path(__file__).with_name("rules.lark")
 _WORD = re.compile(r"\w+")
 
 
-class _StatementTooLong(Exception):
-    def __init__(self, tok):
-        self.tok = tok
+_StatementTooLong = StatementTooLong
 
 
 class _BracketNewlines:
@@ -42,7 +41,10 @@ class _BracketNewlines:
 
     It also keeps keywords whole: where only keywords are expected, the lexer would read `setx`
     as `set x`; a keyword glued to the letters after it becomes one NAME, so the parser reports
-    `setx` itself. `text` is the source being parsed (set before each parse)."""
+    `setx` itself. `text` is the source being parsed (set before each parse).
+
+    This is Lark's post-lexer, for Lark's own parse (`parse_tree`); `parse_text` parses with
+    grammar/lalr.py, whose loop does the same (tests/test_lalr.py compares the two)."""
 
     always_accept = ("_NL",)
     text = ""
@@ -107,31 +109,17 @@ def _lark() -> Lark:
 
 @lru_cache(maxsize=1)
 def tree_parser() -> Lark:
-    """Lark on its own, building its parse tree (what the benchmarks compare `check` with)."""
+    """Lark on its own, building its parse tree: the analysis grammar/lalr.py takes its tables
+    from, and what tools, tests and the benchmarks compare `parse_text` with."""
     return _lark()
 
 
 _BUILD = InlineBuild()
 
 
-@lru_cache(maxsize=1)
-def lark_parser() -> Lark:
-    """The parser of `parse_text`: Lark's LALR tables, with callbacks that build the AST as each
-    rule is reduced, so no parse tree is built and walked again."""
-    parser = _lark()
-    callbacks = parser.parser.parser.parser.callbacks  # the dict the LALR parser reduces with
-    rules = [rule for rule in callbacks if not isinstance(rule, str)]
-    if not rules or set(rules) != set(parser.rules):
-        raise RuntimeError("this version of Lark keeps its parser's callbacks elsewhere")
-    callbacks.update(_BUILD.callbacks(rules))
-    return parser
-
-
 def _parse(text: str, start: str):
     """Parse and build: the AST of `text` (raises Lark's error, else the first build error)."""
-    parser = lark_parser()
-    parser.options.postlex.text = text
-    return _BUILD.parse(parser, text, start)
+    return _BUILD.parse(text, start)
 
 
 def parse_tree(text: str, start: str = "start"):

@@ -1,0 +1,409 @@
+"""Lark's analysed LALR(1) tables and contextual lexer, driven by a loop of our own.
+
+Lark analyses `rules.lark` (grammar/parser.py, `tree_parser`); `Tables.of` takes from that
+analysis what parsing needs, as plain data: each state's actions, each rule's shape (what Lark's
+tree builder would keep of its children) and each state's lexer (the regular expression and the
+keyword table Lark's contextual lexer compiled for it). The tables are kept in the user's cache
+folder, so a process that parses builds no Lark object at all.
+
+`run` then lexes and parses in one loop, as Lark's `ParserState.feed_token` and
+`ContextualLexer.lex` do with the post-lexer of grammar/parser.py (newlines inside `( )` and
+`[ ]`, keywords kept whole, the statement length limit), but with no object per token or per
+reduction beyond what the builder keeps. A stack entry is `(value, start, end)`: the value built
+(a node, or the entries of an inlined `_rule`), and the text it covers as offsets (-1 for an empty
+rule), which is what Lark's `propagate_positions` reads; a token's entry is `(token, start, end,
+type)`, its token None when no rule keeps tokens of its type. Syntax errors are raised
+as the exceptions Lark raises, with the same token, expected set and `accepts`.
+"""
+from __future__ import annotations
+
+import re
+
+from lark import Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
+TABLES_FORMAT = 1
+
+MAX_STATEMENT_TOKENS = 20_000  # words and symbols in one statement, declaration or table row
+_WORD = re.compile(r"\w+")
+
+
+class StatementTooLong(Exception):
+    def __init__(self, tok):
+        self.tok = tok
+
+
+class _UnexpectedToken(UnexpectedToken):
+    """Lark's UnexpectedToken, with the `accepts` Lark's interactive parser would compute."""
+
+    def __init__(self, token, expected, accepts):
+        super().__init__(token, expected)
+        self._found = accepts
+
+    @property
+    def accepts(self):
+        return self._found
+
+
+def rule_shape(rule) -> tuple:
+    """What Lark's tree builder (with `maybe_placeholders`) does with a reduced rule's children:
+    (name of its builder method, inlined `_rule`?, `?rule` passing one child on?, [(index,
+    inline it?, Nones before it)], Nones after)."""
+    expansion = rule.expansion
+    empty = rule.options.empty_indices
+    if empty:
+        bits = "".join(str(int(b)) for b in empty)
+        nones = [len(ones) for ones in bits.split("0")]
+    else:
+        nones = [0] * (len(expansion) + 1)
+    keep_all = rule.options.keep_all_tokens
+    include, pending = [], 0
+    for i, sym in enumerate(expansion):
+        pending += nones[i]
+        if keep_all or not (sym.is_term and sym.filter_out):
+            include.append((i, not sym.is_term and sym.name.startswith("_"), pending))
+            pending = 0
+    name = str(rule.alias or rule.options.template_source or rule.origin.name)
+    return (name, rule.origin.name.startswith("_"), bool(rule.options.expand1) and not rule.alias,
+            tuple(include), pending + nones[len(expansion)])
+
+
+class Tables:
+    """What the parse needs of Lark's analysis, as plain data (kept pickled in the cache)."""
+
+    def __init__(self, lark):
+        from lark.parsers.lalr_analysis import Shift
+
+        parse_table = lark.parser.parser.parser.parse_table
+        contextual = lark.parser.lexer.lexer
+        rules: dict = {}
+        # Names as plain strings: Lark's are sometimes its Tokens, whose `==` is Python code.
+        self.start_states = {str(k): v for k, v in parse_table.start_states.items()}
+        self.end_states = {str(k): v for k, v in parse_table.end_states.items()}
+        size = max(parse_table.states) + 1
+        self.actions: list[dict[str, int]] = [{} for _ in range(size)]
+        for state, row in parse_table.states.items():
+            out = self.actions[state]
+            for symbol, (action, arg) in row.items():
+                if action is Shift:
+                    out[str(symbol)] = arg
+                else:
+                    out[str(symbol)] = ~rules.setdefault(arg, len(rules))
+        ordered = sorted(rules, key=rules.get)
+        self.lhs = [str(r.origin.name) for r in ordered]
+        self.sizes = [len(r.expansion) for r in ordered]
+        self.shapes = [rule_shape(r) for r in ordered]
+        self.kept = frozenset(
+            str(sym.name) for r in ordered for sym in r.expansion
+            if sym.is_term and (r.options.keep_all_tokens or not sym.filter_out))
+        lexers: dict = {}
+        self.lexer_of = [0] * size
+        for state, lexer in contextual.lexers.items():
+            self.lexer_of[state] = lexers.setdefault(id(lexer), (len(lexers), lexer))[0]
+        by_index = sorted(lexers.values())
+        self.lexers = [_lexer_data(lexer) for _, lexer in by_index]
+        self.root = _lexer_data(contextual.root_lexer)
+        root = contextual.root_lexer
+        self.ignore = frozenset(map(str, root.ignore_types))
+        self.newline = frozenset(map(str, root.newline_types))
+        if any(lexer.newline_types - self.newline or lexer.ignore_types != self.ignore
+               for _, lexer in by_index):
+            raise RuntimeError("Lark's lexers disagree on which terminals are ignored")
+
+
+def _lexer_data(lexer) -> tuple:
+    """(regular expression, flags, {type: {text: keyword type}}, allowed types) of one of Lark's
+    basic lexers: what its `next_token` matches with, and what its UnlessCallbacks do."""
+    from lark.lexer import PatternStr, UnlessCallback
+
+    scanner = lexer.scanner
+    if len(scanner._mres) != 1 or lexer.user_callbacks:
+        raise RuntimeError("this version of Lark lexes in a way rulebook does not follow")
+    unless = {}
+    for kind, callback in lexer.callback.items():
+        if not isinstance(callback, UnlessCallback):
+            raise RuntimeError("this version of Lark lexes in a way rulebook does not follow")
+        words: dict[str, str] = {}
+        for term in callback.scanner.terminals:
+            if not isinstance(term.pattern, PatternStr) or term.pattern.flags:
+                raise RuntimeError("a keyword that is not a plain string")
+            words.setdefault(str(term.pattern.value), str(term.name))  # the first one wins
+        unless[str(kind)] = words
+    allowed = set(map(str, scanner.allowed_types - lexer.ignore_types)) or {"<END-OF-FILE>"}
+    mre = scanner._mres[0]
+    return (mre.pattern, mre.flags, unless, frozenset(allowed))
+
+
+class Lexers:
+    """Each state's compiled lexer, compiled when a parse first needs it."""
+
+    def __init__(self, tables: Tables):
+        self.tables = tables
+        self._compiled: dict[int, tuple] = {}
+        self.match = [self._stub(i) for i in tables.lexer_of]
+        self.unless = [tables.lexers[i][2] or None for i in tables.lexer_of]
+        self.root = None
+
+    def _stub(self, index: int):
+        def compile_then_match(text, pos):
+            match = self._compile(index)
+            return match(text, pos)
+        return compile_then_match
+
+    def _compile(self, index: int):
+        pattern, flags, _, _ = self.tables.lexers[index]
+        match = re.compile(pattern, flags).match
+        for state, i in enumerate(self.tables.lexer_of):
+            if i == index:
+                self.match[state] = match
+        return match
+
+    def root_match(self):
+        if self.root is None:
+            pattern, flags, _, _ = self.tables.root
+            self.root = re.compile(pattern, flags).match
+        return self.root
+
+
+def _token(kind, value, start, line, column, end_line, end_column, end) -> Token:
+    """Lark's Token, made without its constructor's argument handling."""
+    tok = str.__new__(Token, value)
+    tok.type = kind
+    tok.value = value
+    tok.start_pos = start
+    tok.line = line
+    tok.column = column
+    tok.end_line = end_line
+    tok.end_column = end_column
+    tok.end_pos = end
+    return tok
+
+
+def _position(text: str, pos: int) -> tuple[int, int]:
+    """(line, column) of an offset, as Lark's line counter has it."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    return text.count("\n", 0, pos) + 1, pos - line_start + 1
+
+
+def _token_at(text, kind, start, end) -> Token:
+    line, column = _position(text, start)
+    end_line, end_column = _position(text, end)
+    return _token(kind, text[start:end], start, line, column, end_line, end_column, end)
+
+
+def _accepts(tables: Tables, stack: list[int], end_state: int) -> set[str]:
+    """The terminals that would move the parser on from `stack` (Lark's `accepts()`: a shift,
+    or for the end of the text, reductions up to the end state)."""
+    actions, lhs, sizes = tables.actions, tables.lhs, tables.sizes
+    out = set()
+    for term in actions[stack[-1]]:
+        if not term.isupper():
+            continue
+        states = list(stack)
+        while True:
+            act = actions[states[-1]].get(term)
+            if act is None:
+                break
+            if act >= 0:
+                out.add(term)
+                break
+            r = ~act
+            if sizes[r]:
+                del states[-sizes[r]:]
+            states.append(actions[states[-1]][lhs[r]])
+            if term == "$END" and states[-1] == end_state:
+                out.add(term)
+                break
+    return out
+
+
+def _expected(tables: Tables, state: int) -> set[str]:
+    return {s for s in tables.actions[state] if s.isupper()}
+
+
+def run(tables: Tables, lexers: Lexers, text: str, start: str, reducers: list, lines: list):
+    """Parse `text` from rule `start`; the value of the last reduction (see the module's note).
+
+    `reducers[r](entries)` gives the entry of rule `r` reduced from its children's entries
+    (None for the rules that pass their one child on unchanged); `lines` receives the offset
+    where each line starts (for spans)."""
+    actions = tables.actions
+    lhs = tables.lhs
+    sizes = tables.sizes
+    kept = tables.kept
+    ignore = tables.ignore
+    newline = tables.newline
+    match = lexers.match
+    unless = lexers.unless
+    state = tables.start_states[start]
+    end_state = tables.end_states[start]
+    states = [state]
+    values: list = []
+    n = len(text)
+    pos = 0
+    line, line_start = 1, 0
+    depth = 0
+    skip_to = -1
+    count = 0
+    last = None  # the last token given to the parser: where the end of the text is reported
+    at_end = False
+    while True:
+        if pos < n:
+            m = match[state](text, pos)
+            if m is None:
+                raise _lex_error(tables, lexers, text, pos, line, line_start, states, end_state)
+            kind = m.lastgroup
+            end = m.end()
+            value = None
+            tok_line, tok_column = line, pos - line_start + 1
+            if kind in newline:
+                value = m.group()
+                breaks = value.count("\n")
+                if breaks:
+                    line += breaks
+                    line_start = pos + value.rindex("\n") + 1
+                    at = text.find("\n", pos, end)
+                    while at != -1:
+                        lines.append(at + 1)
+                        at = text.find("\n", at + 1, end)
+            if kind in ignore:
+                pos = end
+                continue
+            words = unless[state]
+            if words is not None and kind in words:
+                value = m.group()
+                kind = words[kind].get(value, kind)
+            count += 1
+            if count > MAX_STATEMENT_TOKENS:
+                raise StatementTooLong(_token_at(text, kind, pos, end))
+            if pos < skip_to:
+                pos = end  # the rest of a word already given as one NAME
+                continue
+            tok_end = end
+            if kind != "NAME" and end < n and text[end - 1].isalnum() and (
+                    text[end].isalnum() or text[end] == "_"):
+                # A keyword glued to the letters after it (`setx`) is one NAME: the parser then
+                # reports `setx` itself.
+                value = _WORD.match(text, pos).group(0)
+                kind = "NAME"
+                tok_end = skip_to = pos + len(value)
+            if kind == "LPAR" or kind == "LSQB":
+                depth += 1
+            elif kind == "RPAR" or kind == "RSQB":
+                if depth > 0:
+                    depth -= 1
+            elif kind == "_NL":
+                if depth > 0:
+                    pos = end
+                    continue
+                count = 0
+            if kind in kept:
+                if value is None:
+                    value = m.group()
+                # (a glued keyword's NAME ends where its word does)
+                tok = _token(kind, value, pos, tok_line, tok_column, line,
+                             end - line_start + 1 if tok_end == end else tok_column + len(value),
+                             tok_end)
+                entry = (tok, pos, tok_end, kind)
+            else:
+                tok = None
+                entry = (None, pos, tok_end, kind)
+            last = (kind, pos, tok_end, tok)
+        else:  # the end of the text
+            at_end = True
+            kind = "$END"
+            last = (kind, None, None, last)
+        while True:
+            act = actions[state].get(kind)
+            if act is None or (act >= 0 and at_end):
+                raise _parse_error(tables, text, states, state, last, end_state)
+            if act >= 0:
+                states.append(act)
+                values.append(entry)
+                state = act
+                break
+            r = ~act
+            reduce = reducers[r]
+            if reduce is None:  # passes its one child on as it is
+                state = actions[states[-2]][lhs[r]]
+                states[-1] = state
+            else:
+                size = sizes[r]
+                if size:
+                    kids = values[-size:]
+                    del values[-size:]
+                    del states[-size:]
+                else:
+                    kids = []
+                values.append(reduce(kids))
+                state = actions[states[-1]][lhs[r]]
+                states.append(state)
+            if at_end and state == end_state:
+                return values[-1]
+        pos = end
+
+
+def _parse_error(tables, text, states, state, last, end_state):
+    """The UnexpectedToken Lark raises for the token `last` at `state`."""
+    kind, start, end, tok = last
+    if kind == "$END":
+        before = tok  # (kind, start, end, token) of the last token given, or None
+        if before is None:
+            tok = Token("$END", "", 0, 1, 1)
+        else:
+            tok = Token.new_borrow_pos("$END", "", _as_token(text, before))
+    else:
+        tok = _as_token(text, last)
+    return _UnexpectedToken(tok, _expected(tables, state), _accepts(tables, states, end_state))
+
+
+def _as_token(text, last) -> Token:
+    kind, start, end, tok = last
+    if tok is not None:
+        return tok
+    return _token_at(text, kind, start, end)
+
+
+def _lex_error(tables, lexers, text, pos, line, line_start, states, end_state):
+    """What Lark's contextual lexer raises where no terminal of the state matches: the token the
+    whole grammar's lexer reads there, as unexpected, else the characters."""
+    allowed = set(tables.lexers[tables.lexer_of[states[-1]]][3])
+    root = lexers.root_match()
+    _, _, root_unless, _ = tables.root
+    at = pos
+    while at < len(text):
+        m = root(text, at)
+        if m is None:
+            break
+        kind = m.lastgroup
+        if kind in tables.ignore:
+            at = m.end()
+            continue
+        value = m.group()
+        if kind in root_unless:
+            kind = root_unless[kind].get(value, kind)
+        tok = _token_at(text, kind, at, m.end())
+        return _UnexpectedToken(tok, allowed, _accepts(tables, states, end_state))
+    return UnexpectedCharacters(text, pos, line, pos - line_start + 1, allowed=allowed)
+
+
+def load_tables() -> Tables:
+    """The tables of `rules.lark`, from the cache when this code and Lark made them before."""
+    global _TABLES
+    if _TABLES is None:
+        import lark
+
+        from . import cache
+
+        key = cache.key_of(f"lark {lark.__version__}, tables {TABLES_FORMAT}", "lalr-tables")
+        tables = cache.load(key)
+        if not isinstance(tables, Tables):
+            from .parser import tree_parser
+
+            tables = Tables(tree_parser())
+            cache.store(key, tables)
+        _TABLES = tables
+    return _TABLES
+
+
+_TABLES: Tables | None = None
