@@ -13,7 +13,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 
-def _restore(cls, fields: dict, fields_set: set, extra, private):
+def _restore(cls, fields: dict, fields_set: set, extra=None, private=None):
     """A node as pickled by `_Pickled`: the object it was, without pydantic's own route."""
     node = object.__new__(cls)
     object.__setattr__(node, "__dict__", fields)
@@ -28,8 +28,25 @@ class _Pickled:
     cache.py), and a file's tree is tens of thousands of nodes."""
 
     def __reduce__(self):
-        return (_restore, (type(self), self.__dict__, self.__pydantic_fields_set__,
-                           self.__pydantic_extra__, self.__pydantic_private__))
+        extra, private = self.__pydantic_extra__, self.__pydantic_private__
+        if extra is None and private is None:
+            return (_restore, (type(self), self.__dict__, self.__pydantic_fields_set__))
+        return (_restore, (type(self), self.__dict__, self.__pydantic_fields_set__, extra,
+                           private))
+
+
+_SPAN_FIELDS = ["line", "column", "end_line", "end_column", "file"]
+
+
+def _restore_span(line, column, end_line, end_column, file):
+    """A span as pickled by `Span.__reduce__` (every field set, as the parser makes them)."""
+    span = object.__new__(Span)
+    object.__setattr__(span, "__dict__", {"line": line, "column": column, "end_line": end_line,
+                                          "end_column": end_column, "file": file})
+    object.__setattr__(span, "__pydantic_fields_set__", set(_SPAN_FIELDS))
+    object.__setattr__(span, "__pydantic_extra__", None)
+    object.__setattr__(span, "__pydantic_private__", None)
+    return span
 
 
 class Span(_Pickled, BaseModel):
@@ -43,6 +60,13 @@ class Span(_Pickled, BaseModel):
     end_column: int
     # Not written out by `rulebook parse` (the file parsed is the file of every span there).
     file: str | None = Field(default=None, exclude=True)
+
+    def __reduce__(self):
+        fields = self.__dict__
+        if len(self.__pydantic_fields_set__) == 5 and list(fields) == _SPAN_FIELDS \
+                and self.__pydantic_extra__ is None and self.__pydantic_private__ is None:
+            return (_restore_span, tuple(fields.values()))  # one tuple: a file has ~60,000
+        return super().__reduce__()
 
 
 def file_of(node) -> str | None:
