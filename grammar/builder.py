@@ -41,12 +41,12 @@ def _tok_span(tok: Token) -> A.Span:
 
 def _span_at(line, column, end_line, end_column) -> A.Span:
     """`_new(A.Span, ...)` with every field given (one per node: made directly)."""
-    span = _make(A.Span)
-    _set(span, "__dict__", {"line": line, "column": column, "end_line": end_line,
-                            "end_column": end_column, "file": READING.get()})
-    _set(span, "__pydantic_fields_set__", {"line", "column", "end_line", "end_column", "file"})
-    _set(span, "__pydantic_extra__", None)
-    _set(span, "__pydantic_private__", None)
+    span = _make(_Span)
+    _set_dict(span, {"line": line, "column": column, "end_line": end_line,
+                     "end_column": end_column, "file": READING.get()})
+    _set_fields_set(span, {"line", "column", "end_line", "end_column", "file"})
+    _set_extra(span, None)
+    _set_private(span, None)
     return span
 
 
@@ -60,29 +60,36 @@ def _new(cls, **fields):
     The same object as ``cls.model_construct(**fields)`` (fields in declaration order, defaults
     for those not given, only the given ones marked as set), made without its per-call look-ups:
     a file builds tens of thousands of nodes."""
-    template, names, special = _PLANS.get(cls) or _plan_of(cls)
+    template, names, special, filled = _PLANS.get(cls) or _plan_of(cls)
     values = template.copy()  # every field in its declared order, its default if shared
     values.update(fields)
-    if len(values) != len(template):  # a name that is no field: model_construct ignores it
+    if len(values) == len(template):
+        given = set(fields)
+    else:  # a name that is no field: model_construct ignores it
         values = {name: value for name, value in values.items() if name in names}
-    for name, how, field in special:
-        if name not in fields:
-            if how is _REQUIRED:
-                del values[name]  # left out, as model_construct leaves it
-            elif how is _EMPTY_LIST:
-                values[name] = []
-            else:
-                values[name] = field.get_default(call_default_factory=True, validated_data=values)
+        given = fields.keys() & names
+    if not filled <= given:
+        for name, how, default in special:
+            if name not in given:
+                if how is _REQUIRED:
+                    del values[name]  # left out, as model_construct leaves it
+                else:
+                    values[name] = how(default, values)
     node = _make(cls)
-    _set(node, "__dict__", values)
-    _set(node, "__pydantic_fields_set__", fields.keys() & names)
-    _set(node, "__pydantic_extra__", None)
-    _set(node, "__pydantic_private__", None)
+    _set_dict(node, values)
+    _set_fields_set(node, given)
+    _set_extra(node, None)
+    _set_private(node, None)
     return node
 
 
 _make = object.__new__
-_set = object.__setattr__
+# What `object.__setattr__` finds for pydantic's slots, found once.
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_Span = A.Span
 
 
 def _set_field(node, name: str, value) -> None:
@@ -90,13 +97,41 @@ def _set_field(node, name: str, value) -> None:
     without its per-call look-ups."""
     node.__dict__[name] = value
     node.__pydantic_fields_set__.add(name)
-_REQUIRED, _EMPTY_LIST, _ASK = object(), object(), object()
+
+
+def _empty_list(default, values):
+    return []
+
+
+def _fresh_model(default, values):
+    """A copy of a default that is a model of plain values and empty lists (`Meta()`), as
+    pydantic's deep copy of the default makes it."""
+    fields = {name: [] if value.__class__ is list else value
+              for name, value in default.__dict__.items()}
+    copy_ = _make(default.__class__)
+    _set_dict(copy_, fields)
+    _set_fields_set(copy_, set(default.__pydantic_fields_set__))
+    _set_extra(copy_, None)
+    _set_private(copy_, None)
+    return copy_
+
+
+def _plain_model(value) -> bool:
+    """Whether `_fresh_model` copies `value` as a deep copy would."""
+    return (isinstance(value, BaseModel) and value.__pydantic_extra__ is None
+            and value.__pydantic_private__ is None
+            and all(v is None or type(v) in (bool, int, str, float)
+                    or (type(v) is list and not v) for v in value.__dict__.values()))
+
+
+_REQUIRED = object()
 _PLANS: dict[type, tuple] = {}
 
 
 def _plan_of(cls) -> tuple:
     """How `_new` fills the fields of `cls`: (every field with its shared default or a
-    placeholder, in order; the field names; (name, how, field) of those without one)."""
+    placeholder, in order; the field names; (name, how, default) of those without one, `how`
+    _REQUIRED or a function of (default, values) that gives a fresh default; their names)."""
     if cls.__pydantic_post_init__ or cls.__pydantic_root_model__ \
             or cls.model_config.get("extra") == "allow":
         raise TypeError(f"{cls.__name__} needs pydantic's own model_construct")
@@ -108,16 +143,25 @@ def _plan_of(cls) -> tuple:
         default = field.default
         template[name] = None
         if field.is_required():
-            special.append((name, _REQUIRED, field))
+            special.append((name, _REQUIRED, None))
         elif field.default_factory is None and (default is None or type(default) in (
                 bool, int, str, float, tuple, frozenset)):
             template[name] = default
         elif field.default_factory is None and type(default) is list and not default:
-            special.append((name, _EMPTY_LIST, field))
+            special.append((name, _empty_list, default))
+        elif field.default_factory is None and _plain_model(default):
+            special.append((name, _fresh_model, default))
         else:
-            special.append((name, _ASK, field))
-    plan = _PLANS[cls] = (template, frozenset(template), tuple(special))
+            special.append((name, _asked(field), None))
+    plan = _PLANS[cls] = (template, frozenset(template), tuple(special),
+                          frozenset(name for name, _, _ in special))
     return plan
+
+
+def _asked(field):
+    def default(_, values):
+        return field.get_default(call_default_factory=True, validated_data=values)
+    return default
 
 
 class _Block(list):
@@ -296,10 +340,10 @@ def _respanned(value, tok):
                   for name, v in value.__dict__.items()}
         values["span"] = _tok_span(tok)
         node = _make(type(value))
-        _set(node, "__dict__", values)
-        _set(node, "__pydantic_fields_set__", value.__pydantic_fields_set__ | {"span"})
-        _set(node, "__pydantic_extra__", value.__pydantic_extra__)
-        _set(node, "__pydantic_private__", value.__pydantic_private__)
+        _set_dict(node, values)
+        _set_fields_set(node, value.__pydantic_fields_set__ | {"span"})
+        _set_extra(node, value.__pydantic_extra__)
+        _set_private(node, value.__pydantic_private__)
         return node
     if isinstance(value, list):
         return type(value)(_respanned(v, tok) for v in value)
@@ -1222,7 +1266,14 @@ class InlineBuild:
         if expand_single and plain and size == 1:
             return None  # `?expr: if_expr`: the child as it is, its text the same
         method = None if inlined else self.builder.method(name)
+        if plain and size == 1 and not inlined:
+            return self._one_child(method)
         placeholder = _PLACEHOLDER
+        # `_rule*` is reduced as a list that grows by one item at a time: the list of the rule
+        # reduced before is taken over (nothing else holds it), not copied.
+        grows = bool(include) and include[0][1] and not include[0][2]
+        rest = include[1:] if grows else include
+        first_kid = include[0][0] if grows else None
 
         def reduce(kids):
             first = last = -1
@@ -1237,8 +1288,8 @@ class InlineBuild:
             if plain:
                 children = kids
             else:
-                children = []
-                for i, expand, nones in include:
+                children = kids[first_kid][0] if grows else []
+                for i, expand, nones in rest:
                     if nones:
                         children += [placeholder] * nones
                     if expand:
@@ -1258,6 +1309,23 @@ class InlineBuild:
                 return (None, first, last)
             try:
                 value = method([c[0] for c in children], (first, last, self.lines))
+            except Exception as e:  # noqa: BLE001 - raised after the parse (see the class)
+                self.failure = e
+                value = None
+            return (value, first, last)
+
+        return reduce
+
+    def _one_child(self, method):
+        """The reduction of a rule of one child that builds a node (`name: NAME`)."""
+        def reduce(kids):
+            kid = kids[0]
+            first = kid[1]
+            last = kid[2] if first >= 0 else -1
+            if self.failure is not None:
+                return (None, first, last)
+            try:
+                value = method([kid[0]], (first, last, self.lines))
             except Exception as e:  # noqa: BLE001 - raised after the parse (see the class)
                 self.failure = e
                 value = None
