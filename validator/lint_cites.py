@@ -44,7 +44,7 @@ def unlisted_cites(program: A.Program, sections, file: str, text: str = "") -> l
     by_norm = {_norm(s): s for s in sections}
     out = []
     for node in all_nodes(program):
-        meta = getattr(node, "meta", None)
+        meta = node.__dict__.get("meta")  # (getattr asks pydantic for a node without one)
         if not isinstance(meta, A.Meta):
             continue
         for cite in meta.cite:

@@ -111,7 +111,7 @@ def _why_never(option: A.Option, consts: dict) -> str | None:
     for b in option.bindings:
         source = b.source
         if isinstance(source, A.Binary) and source.op == "..":
-            key = _key(A.Name(kind="name", id=b.name))
+            key = _key(A.Name.model_construct(kind="name", id=b.name))
             names[key] = b.name
             low, high = constant(source.left, consts), constant(source.right, consts)
             v = values.setdefault(key, _Values())
@@ -135,7 +135,8 @@ def _why_never(option: A.Option, consts: dict) -> str | None:
         if not _stable(term):
             continue
         key = _key(term)
-        names.setdefault(key, _show(term))
+        if key not in names:
+            names[key] = _show(term)
         v = values.setdefault(key, _Values())
         v.narrow(op, n, f"{op} {n}")
         if v.empty():
@@ -166,15 +167,9 @@ def _stable(term) -> bool:
 
 def _key(term) -> str:
     """Expressions written alike compare alike: their syntax trees without positions."""
-    return json.dumps(_without_spans(term.model_dump(mode="json")), sort_keys=True)
+    from .schema import plain_tree
 
-
-def _without_spans(value):
-    if isinstance(value, dict):
-        return {k: _without_spans(v) for k, v in value.items() if k != "span"}
-    if isinstance(value, list):
-        return [_without_spans(v) for v in value]
-    return value
+    return json.dumps(plain_tree(term), sort_keys=True)
 
 
 def _show(term) -> str:
