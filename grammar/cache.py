@@ -1,6 +1,7 @@
-"""A per-user cache of work that depends only on a file's text: its syntax tree, and the fact that
-the tree passed the JSON Schema. Unchanged files are then not parsed or validated again, so
-checking a folder of rules that mostly did not change is quick.
+"""A per-user cache of work that depends only on a file's text: its syntax tree (kept once the
+same text is parsed a second time, rulebook/loader.py), and the fact that the tree passed the
+JSON Schema; also the parser's tables (grammar/lalr.py, `.tables`). Unchanged files are then not
+parsed or validated again, so checking a folder of rules that mostly did not change is quick.
 
 Entries are keyed by a hash of the text and of the code that produced them (grammar, AST classes,
 parser, schema), so any change to either makes a new entry. Only successes are stored. The folder is
@@ -55,18 +56,18 @@ def key_of(text: str, purpose: str) -> str:
     return h.hexdigest()
 
 
-def load(key: str):
+def load(key: str, suffix: str = ".pickle"):
     folder = cache_dir()
     if folder is None:
         return None
     try:
-        with open(folder / f"{key}.pickle", "rb") as f:
+        with open(folder / f"{key}{suffix}", "rb") as f:
             return pickle.load(f)
     except Exception:  # noqa: BLE001 - a missing, partial or stale entry is simply a miss
         return None
 
 
-def store(key: str, value) -> None:
+def store(key: str, value, suffix: str = ".pickle") -> None:
     folder = cache_dir()
     if folder is None:
         return
@@ -74,6 +75,6 @@ def store(key: str, value) -> None:
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, folder / f"{key}.pickle")  # atomic: readers never see half an entry
+        os.replace(tmp, folder / f"{key}{suffix}")  # atomic: readers never see half an entry
     except Exception:  # noqa: BLE001 - a cache that cannot be written only costs speed
         pass

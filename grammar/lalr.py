@@ -396,12 +396,12 @@ def load_tables() -> Tables:
         from . import cache
 
         key = cache.key_of(f"lark {lark.__version__}, tables {TABLES_FORMAT}", "lalr-tables")
-        tables = cache.load(key)
+        tables = cache.load(key, ".tables")
         if not isinstance(tables, Tables):
             from .parser import tree_parser
 
             tables = Tables(tree_parser())
-            cache.store(key, tables)
+            cache.store(key, tables, ".tables")
         _TABLES = tables
     return _TABLES
 

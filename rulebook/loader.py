@@ -265,15 +265,23 @@ def parse_cached(path: str) -> tuple[str, A.Program]:
     return text, program
 
 
+_PARSED_ONCE = "parsed once"  # a cache entry's value: the text's tree is kept when parsed again
+
+
 def _parse_with_disk_cache(text: str, path: str) -> A.Program:
-    """Parse, or take the tree this exact text produced before (grammar/cache.py)."""
+    """Parse, or take the tree this exact text produced before (grammar/cache.py).
+
+    A tree is kept from the second parse of its text on: writing it costs about a third of the
+    parse, and the text of a file being edited changes between parses, so its trees would never
+    be read back. Until then the entry only says that the text was parsed."""
     from .grammar import cache
 
     key = cache.key_of(text + "\0" + path, "parse")  # spans and messages name the file
-    program = cache.load(key)
-    if not isinstance(program, A.Program):
-        program = parse_text(text, path)
-        cache.store(key, program)
+    found = cache.load(key)
+    if isinstance(found, A.Program):
+        return found
+    program = parse_text(text, path)
+    cache.store(key, program if found == _PARSED_ONCE else _PARSED_ONCE)
     return program
 
 
