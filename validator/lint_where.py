@@ -107,7 +107,7 @@ class _Values:
 
 def _why_never(option: A.Option, consts: dict) -> str | None:
     values: dict[str, _Values] = {}
-    names: dict[str, str] = {}  # key -> how the expression reads, for the message
+    names: dict[str, object] = {}  # key -> the name or first term read: its words if reported
     for b in option.bindings:
         source = b.source
         if isinstance(source, A.Binary) and source.op == "..":
@@ -135,12 +135,13 @@ def _why_never(option: A.Option, consts: dict) -> str | None:
         if not _stable(term):
             continue
         key = _key(term)
-        if key not in names:
-            names[key] = _show(term)
+        names.setdefault(key, term)
         v = values.setdefault(key, _Values())
         v.narrow(op, n, f"{op} {n}")
         if v.empty():
-            return f"`{names[key]}` cannot be {_and(v.said)} at once"
+            shown = names[key]
+            return f"`{shown if isinstance(shown, str) else _show(shown)}` cannot be " \
+                   f"{_and(v.said)} at once"
     return None
 
 
