@@ -135,13 +135,19 @@ def _lexer_data(lexer) -> tuple:
 
 
 class Lexers:
-    """Each state's compiled lexer, compiled when a parse first needs it."""
+    """What a process parses with, made from the tables: each state's compiled lexer (compiled
+    when a parse first needs it), and the runs of reductions worked out so far."""
 
     def __init__(self, tables: Tables):
         self.tables = tables
         self._compiled: dict[int, tuple] = {}
         self.match = [self._stub(i) for i in tables.lexer_of]
         self.unless = [tables.lexers[i][2] or None for i in tables.lexer_of]
+        self.act_of = [row.get for row in tables.actions]
+        self.special = {kind: (_NEWLINE if kind in tables.newline else 0)
+                        | (_IGNORED if kind in tables.ignore else 0)
+                        for kind in tables.newline | tables.ignore}
+        self.chains: dict[tuple, int] = {}  # see _after_passing_on
         self.root = None
 
     def _stub(self, index: int):
@@ -228,13 +234,15 @@ def run(tables: Tables, lexers: Lexers, text: str, start: str, reducers: list, l
     (None for the rules that pass their one child on unchanged); `lines` receives the offset
     where each line starts (for spans)."""
     actions = tables.actions
+    act_of = lexers.act_of
     lhs = tables.lhs
     sizes = tables.sizes
     kept = tables.kept
-    ignore = tables.ignore
-    newline = tables.newline
+    special = lexers.special
+    brackets = _BRACKETS
     match = lexers.match
     unless = lexers.unless
+    chains = lexers.chains
     state = tables.start_states[start]
     end_state = tables.end_states[start]
     states = [state]
@@ -245,7 +253,7 @@ def run(tables: Tables, lexers: Lexers, text: str, start: str, reducers: list, l
     depth = 0
     skip_to = -1
     count = 0
-    last = None  # the last token given to the parser: where the end of the text is reported
+    entry = None  # the last token's entry
     at_end = False
     while True:
         if pos < n:
@@ -256,19 +264,21 @@ def run(tables: Tables, lexers: Lexers, text: str, start: str, reducers: list, l
             end = m.end()
             value = None
             tok_line, tok_column = line, pos - line_start + 1
-            if kind in newline:
-                value = m.group()
-                breaks = value.count("\n")
-                if breaks:
-                    line += breaks
-                    line_start = pos + value.rindex("\n") + 1
-                    at = text.find("\n", pos, end)
-                    while at != -1:
-                        lines.append(at + 1)
-                        at = text.find("\n", at + 1, end)
-            if kind in ignore:
-                pos = end
-                continue
+            how = special.get(kind)
+            if how is not None:  # a terminal that may hold a newline, or one never parsed
+                if how & _NEWLINE:
+                    value = m.group()
+                    breaks = value.count("\n")
+                    if breaks:
+                        line += breaks
+                        line_start = pos + value.rindex("\n") + 1
+                        at = text.find("\n", pos, end)
+                        while at != -1:
+                            lines.append(at + 1)
+                            at = text.find("\n", at + 1, end)
+                if how & _IGNORED:
+                    pos = end
+                    continue
             words = unless[state]
             if words is not None and kind in words:
                 value = m.group()
@@ -287,16 +297,15 @@ def run(tables: Tables, lexers: Lexers, text: str, start: str, reducers: list, l
                 value = _WORD.match(text, pos).group(0)
                 kind = "NAME"
                 tok_end = skip_to = pos + len(value)
-            if kind == "LPAR" or kind == "LSQB":
-                depth += 1
-            elif kind == "RPAR" or kind == "RSQB":
-                if depth > 0:
-                    depth -= 1
-            elif kind == "_NL":
-                if depth > 0:
-                    pos = end
+            bracket = brackets.get(kind)
+            if bracket is not None:
+                if bracket:  # ( [ opened, ) ] closed
+                    depth = depth + 1 if bracket > 0 else max(0, depth - 1)
+                elif depth > 0:
+                    pos = end  # a newline inside brackets: the expression goes on
                     continue
-                count = 0
+                else:
+                    count = 0  # a newline: the statement ended
             if kind in kept:
                 if value is None:
                     value = m.group()
@@ -306,17 +315,14 @@ def run(tables: Tables, lexers: Lexers, text: str, start: str, reducers: list, l
                              tok_end)
                 entry = (tok, pos, tok_end, kind)
             else:
-                tok = None
                 entry = (None, pos, tok_end, kind)
-            last = (kind, pos, tok_end, tok)
         else:  # the end of the text
             at_end = True
             kind = "$END"
-            last = (kind, None, None, last)
         while True:
-            act = actions[state].get(kind)
+            act = act_of[state](kind)
             if act is None or (act >= 0 and at_end):
-                raise _parse_error(tables, text, states, state, last, end_state)
+                raise _parse_error(tables, text, states, state, kind, entry, end_state)
             if act >= 0:
                 states.append(act)
                 values.append(entry)
@@ -324,8 +330,13 @@ def run(tables: Tables, lexers: Lexers, text: str, start: str, reducers: list, l
                 break
             r = ~act
             reduce = reducers[r]
-            if reduce is None:  # passes its one child on as it is
-                state = actions[states[-2]][lhs[r]]
+            if reduce is None:  # passes its one child on as it is; so may the next ones
+                below = states[-2]
+                key = (below, state, kind)
+                top = chains.get(key)
+                if top is None:
+                    top = chains[key] = _after_passing_on(tables, reducers, below, state, kind)
+                state = top
                 states[-1] = state
             else:
                 size = sizes[r]
@@ -343,22 +354,36 @@ def run(tables: Tables, lexers: Lexers, text: str, start: str, reducers: list, l
         pos = end
 
 
-def _parse_error(tables, text, states, state, last, end_state):
-    """The UnexpectedToken Lark raises for the token `last` at `state`."""
-    kind, start, end, tok = last
+_NEWLINE, _IGNORED = 1, 2
+_BRACKETS = {"LPAR": 1, "LSQB": 1, "RPAR": -1, "RSQB": -1, "_NL": 0}
+
+
+def _after_passing_on(tables: Tables, reducers: list, below: int, state: int, kind: str) -> int:
+    """The state reached from `state` (above `below`) by the reductions that pass their one
+    child on, one after another, before the next token `kind`: each replaces the top state by
+    the goto of `below`, so the run depends on these three alone (worked out once each)."""
+    actions, lhs = tables.actions, tables.lhs
+    while True:
+        act = actions[state].get(kind)
+        if act is None or act >= 0 or reducers[~act] is not None:
+            return state
+        state = actions[below][lhs[~act]]
+
+
+def _parse_error(tables, text, states, state, kind, entry, end_state):
+    """The UnexpectedToken Lark raises for the token `kind` (its `entry`) at `state`."""
     if kind == "$END":
-        before = tok  # (kind, start, end, token) of the last token given, or None
-        if before is None:
+        if entry is None:  # an empty text
             tok = Token("$END", "", 0, 1, 1)
-        else:
-            tok = Token.new_borrow_pos("$END", "", _as_token(text, before))
+        else:  # where the last token was
+            tok = Token.new_borrow_pos("$END", "", _as_token(text, entry))
     else:
-        tok = _as_token(text, last)
+        tok = _as_token(text, entry)
     return _UnexpectedToken(tok, _expected(tables, state), _accepts(tables, states, end_state))
 
 
-def _as_token(text, last) -> Token:
-    kind, start, end, tok = last
+def _as_token(text, entry) -> Token:
+    tok, start, end, kind = entry
     if tok is not None:
         return tok
     return _token_at(text, kind, start, end)
