@@ -1139,29 +1139,72 @@ class Scenario(Node):
 
 
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+# What a walk does with a value of each class: 1 walk a node's fields, 2 a list's items, 0 nothing.
+_WALKED: dict[type, int] = {}
+
+
+def _walked(cls: type) -> int:
+    how = _WALKED[cls] = 1 if issubclass(cls, Node) else 2 if issubclass(cls, list) else 0
+    if how == 1:
+        _CHILD_FIELDS[cls] = tuple(f for f in cls.model_fields if f not in ("span", "kind"))
+    return how
 
 
 def walk(node):
     """Every AST node under ``node`` (itself included), in no particular order. Each class's
-    fields are listed once and read from the node's dict: walks run over whole programs often
-    (the checks, the lint rules, the language server)."""
+    fields are listed once and read from the node's dict, and what a value is (node, list or
+    neither) is looked up by its class: walks run over whole programs often (the checks, the
+    lint rules, the language server)."""
     stack = [node]
+    pop, push = stack.pop, stack.append
+    walked, child_fields = _WALKED, _CHILD_FIELDS
     while stack:
-        n = stack.pop()
-        if isinstance(n, Node):
+        n = pop()
+        cls = n.__class__
+        how = walked.get(cls)
+        if how is None:
+            how = _walked(cls)
+        if how == 1:
             yield n
-            cls = type(n)
-            fields = _CHILD_FIELDS.get(cls)
-            if fields is None:
-                fields = _CHILD_FIELDS[cls] = tuple(
-                    f for f in cls.model_fields if f not in ("span", "kind"))
             values = n.__dict__
-            for name in fields:
+            for name in child_fields[cls]:
                 value = values.get(name)
-                if isinstance(value, (Node, list)):
-                    stack.append(value)
-        elif isinstance(n, list):
+                kind = walked.get(value.__class__)
+                if kind is None:
+                    kind = _walked(value.__class__)
+                if kind:
+                    push(value)
+        elif how == 2:
             stack.extend(n)
+
+
+def nesting_depth(node) -> int:
+    """How deep the deepest node with a span lies: the root at 1, a node's field (a node or a
+    list) one level below it, a list's items at the list's level. Counted level by level, not
+    recursively: a tree may be very deep."""
+    level, here, deepest = [node], 0, 0
+    walked = _WALKED
+    while level:
+        here += 1
+        below = []
+        for n in level:  # (the items of a list join the level as it is gone through)
+            how = walked.get(n.__class__)
+            if how is None:
+                how = _walked(n.__class__)
+            if how == 1:
+                values = n.__dict__
+                if values.get("span") is not None:
+                    deepest = here
+                for value in values.values():
+                    kind = walked.get(value.__class__)
+                    if kind is None:
+                        kind = _walked(value.__class__)
+                    if kind:
+                        below.append(value)
+            elif how == 2:
+                level.extend(n)
+        level = below
+    return deepest
 
 
 # Declarations and statements whose name can scope an automaton's `prefer` line.

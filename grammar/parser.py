@@ -133,7 +133,8 @@ def parse_tree(text: str, start: str = "start"):
 
 
 def _deepest(node) -> tuple[int, A.Node]:
-    """Nesting depth of the tree and its deepest node (iteratively: it may be very deep)."""
+    """Nesting depth of the tree and its deepest node (iteratively: it may be very deep); only
+    for a tree too deep, where the depth alone is `A.nesting_depth`."""
     best, where = 0, node
     stack = [(node, 1)]
     Node = A.Node
@@ -188,8 +189,8 @@ def _parse_program(text: str, name: str) -> A.Program:
             file=name, hint="please report this with the file that caused it")])
     finally:
         READING.reset(reading)
-    depth, deepest = _deepest(prog)
-    if depth > MAX_TREE_DEPTH:
+    if A.nesting_depth(prog) > MAX_TREE_DEPTH:
+        depth, deepest = _deepest(prog)
         raise DiagnosticError([Diagnostic(
             "E0007", f"the rules are nested more than {MAX_TREE_DEPTH} levels deep", file=name,
             line=deepest.span.line, column=deepest.span.column,

@@ -48,3 +48,46 @@ def test_a_repeated_hole_gives_each_string_its_own_nodes_at_its_own_place():
     assert one is not two and one.obj is not two.obj
     assert (one.span.line, one.obj.span.line, two.span.line, two.obj.span.line) == (5, 5, 6, 6)
     assert one.span.file == "t.rules"
+
+
+# ------------------------------------------------------------------ walking a whole tree
+def _walk_by_isinstance(node):
+    """`A.walk` as first written (isinstance on every value): the order `walk` keeps."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Node):
+            yield n
+            for name in type(n).model_fields:
+                value = n.__dict__.get(name)
+                if name not in ("span", "kind") and isinstance(value, (A.Node, list)):
+                    stack.append(value)
+        elif isinstance(n, list):
+            stack.extend(n)
+
+
+def _trees():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "rulesets"
+    for path in sorted(root.rglob("*.rules")):
+        yield parse_text(path.read_text(encoding="utf-8"), str(path))
+    deep = "(" * 40 + "1" + ")" * 40
+    yield parse_text(HEADER + f"const x = not not not {deep} + 1 + 2 + 3\n", "t.rules")
+    yield parse_text(HEADER + "setup {\n" + "    if true {\n" * 30 + "    }\n" * 30 + "}\n",
+                     "t.rules")
+
+
+def test_walk_and_depth_see_the_tree_as_before():
+    from rulebook.grammar.parser import _deepest
+
+    for tree in _trees():
+        assert [id(n) for n in A.walk(tree)] == [id(n) for n in _walk_by_isinstance(tree)]
+        assert A.nesting_depth(tree) == _deepest(tree)[0]
+        lists = tree.declarations + tree.scenarios  # a walk may start at a list
+        assert [id(n) for n in A.walk(lists)] == [id(n) for n in _walk_by_isinstance(lists)]
+
+
+def test_a_tree_too_deep_is_reported_at_its_deepest_node():
+    chain = " + ".join(["1"] * 130)
+    assert codes(HEADER + f"const x = {chain}\n") == [("E0007", 4)]
