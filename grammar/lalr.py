@@ -1,6 +1,6 @@
 """Lark's analysed LALR(1) tables and contextual lexer, driven by a loop of our own.
 
-Lark analyses `rules.lark` (grammar/parser.py, `tree_parser`); `Tables.of` takes from that
+Lark analyses `rules.lark` (grammar/parser.py, `tree_parser`); `Tables` takes from that
 analysis what parsing needs, as plain data: each state's actions, each rule's shape (what Lark's
 tree builder would keep of its children) and each state's lexer (the regular expression and the
 keyword table Lark's contextual lexer compiled for it). The tables are kept in the user's cache
@@ -140,7 +140,9 @@ class Lexers:
 
     def __init__(self, tables: Tables):
         self.tables = tables
-        self._compiled: dict[int, tuple] = {}
+        self.states_of: dict[int, list[int]] = {}  # a lexer's index -> the states it lexes in
+        for state, index in enumerate(tables.lexer_of):
+            self.states_of.setdefault(index, []).append(state)
         self.match = [self._stub(i) for i in tables.lexer_of]
         self.unless = [tables.lexers[i][2] or None for i in tables.lexer_of]
         self.act_of = [row.get for row in tables.actions]
@@ -159,9 +161,8 @@ class Lexers:
     def _compile(self, index: int):
         pattern, flags, _, _ = self.tables.lexers[index]
         match = re.compile(pattern, flags).match
-        for state, i in enumerate(self.tables.lexer_of):
-            if i == index:
-                self.match[state] = match
+        for state in self.states_of[index]:
+            self.match[state] = match
         return match
 
     def root_match(self):

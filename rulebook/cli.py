@@ -134,7 +134,7 @@ def check(paths: tuple[str, ...], fmt: str, assumptions: bool, select: tuple[str
     wrong = bad_selectors(select_codes, ignore_codes)
     if wrong:
         raise click.UsageError("; ".join(wrong))
-    with _young_collections_only():
+    with _few_collections():
         result = lint_paths(list(paths), select_codes, ignore_codes)
     if result.config_problems:  # a configuration that cannot be used is a usage error
         _report(result.config_problems, "text", err=True)
@@ -155,23 +155,27 @@ def check(paths: tuple[str, ...], fmt: str, assumptions: bool, select: tuple[str
 
 
 @contextmanager
-def _young_collections_only():
-    """Python's collector of reference cycles, without its collections of every object.
+def _few_collections():
+    """Python's collector of reference cycles, run rarely while a check runs.
 
     A check keeps the tree of every file it reads until it ends (tens of thousands of objects
-    per file, none garbage), and each full collection walks all of them again: a third of a
-    cold check of rulesets/. Young objects are still collected, so cycles that die young (a
-    caught exception and its frames) are freed as before; the thresholds are put back after."""
+    per file, none of them garbage), and the collector walks every new object at least once,
+    the old ones again at each full collection: a third of a cold check of rulesets/. During
+    the check it runs once a million objects more are alive, never over all of them: cycles
+    that die (a caught exception and its frames) are still freed, a little later. The
+    thresholds are put back after."""
     import gc
 
     young, middle, old = gc.get_threshold()
-    gc.set_threshold(young, middle, _NEVER)
+    if young:  # (0: the collector is off, and stays off)
+        gc.set_threshold(max(young, _MANY), middle, _NEVER)
     try:
         yield
     finally:
         gc.set_threshold(young, middle, old)
 
 
+_MANY = 1_000_000  # new objects alive before the young ones are collected
 _NEVER = 2 ** 30  # collections of the middle generation before a full one
 
 
