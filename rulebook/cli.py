@@ -162,8 +162,8 @@ def _few_collections():
     per file, none of them garbage), and the collector walks every new object at least once,
     the old ones again at each full collection: a third of a cold check of rulesets/. During
     the check it runs once a million objects more are alive, never over all of them: cycles
-    that die (a caught exception and its frames) are still freed, a little later. The
-    thresholds are put back after."""
+    that die (a caught exception and its frames) are still freed, a little later, and what
+    outlives the check is freed by the next full collection after it."""
     import gc
 
     young, middle, old = gc.get_threshold()
@@ -172,6 +172,10 @@ def _few_collections():
     try:
         yield
     finally:
+        # What the check made joins the old objects without a walk: with the thresholds put
+        # back, the next collection of young objects would otherwise walk it all at once.
+        gc.freeze()
+        gc.unfreeze()
         gc.set_threshold(young, middle, old)
 
 
