@@ -113,14 +113,17 @@ class Tables:
 
 def _lexer_data(lexer) -> tuple:
     """(regular expression, flags, {type: {text: keyword type}}, allowed types) of one of Lark's
-    basic lexers: what its `next_token` matches with, and what its UnlessCallbacks do."""
-    from lark.lexer import PatternStr, UnlessCallback
+    basic lexers: what its `next_token` matches with, and what its UnlessCallbacks do. Worked
+    out as Lark's `_build_scanner` does, without compiling the expression (a parse compiles the
+    lexers it needs); tests/test_lalr.py compares it with the scanner Lark builds."""
+    from lark.lexer import PatternStr, UnlessCallback, _create_unless
 
-    scanner = lexer.scanner
-    if len(scanner._mres) != 1 or lexer.user_callbacks:
+    if lexer.user_callbacks:
         raise RuntimeError("this version of Lark lexes in a way rulebook does not follow")
+    terminals, callbacks = _create_unless(lexer.terminals, lexer.g_regex_flags, lexer.re,
+                                          lexer.use_bytes)
     unless = {}
-    for kind, callback in lexer.callback.items():
+    for kind, callback in callbacks.items():
         if not isinstance(callback, UnlessCallback):
             raise RuntimeError("this version of Lark lexes in a way rulebook does not follow")
         words: dict[str, str] = {}
@@ -129,9 +132,9 @@ def _lexer_data(lexer) -> tuple:
                 raise RuntimeError("a keyword that is not a plain string")
             words.setdefault(str(term.pattern.value), str(term.name))  # the first one wins
         unless[str(kind)] = words
-    allowed = set(map(str, scanner.allowed_types - lexer.ignore_types)) or {"<END-OF-FILE>"}
-    mre = scanner._mres[0]
-    return (mre.pattern, mre.flags, unless, frozenset(allowed))
+    pattern = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals)
+    allowed = {str(t.name) for t in terminals} - set(map(str, lexer.ignore_types))
+    return (pattern, lexer.g_regex_flags, unless, frozenset(allowed or {"<END-OF-FILE>"}))
 
 
 class Lexers:

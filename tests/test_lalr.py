@@ -6,6 +6,7 @@ diagnostics word it) or the same first build error."""
 from __future__ import annotations
 
 import pickle
+import re
 import random
 import sys
 from pathlib import Path
@@ -195,3 +196,19 @@ def test_tables_from_the_cache_parse_as_fresh_ones(tmp_path, monkeypatch):
     first = lalr.load_tables()  # made and stored
     monkeypatch.setattr(lalr, "_TABLES", None)
     assert lalr.load_tables().__dict__ == first.__dict__  # read back
+
+
+def test_each_state_lexes_with_the_expression_lark_builds():
+    lark = tree_parser()
+    tables = lalr.Tables(lark)
+    contextual = lark.parser.lexer.lexer
+    for state, lexer in contextual.lexers.items():
+        pattern, flags, unless, allowed = tables.lexers[tables.lexer_of[state]]
+        scanner = lexer.scanner
+        assert [pattern] == [mre.pattern for mre in scanner._mres]
+        assert re.compile(pattern, flags).flags == scanner._mres[0].flags
+        assert allowed == (scanner.allowed_types - lexer.ignore_types or {"<END-OF-FILE>"})
+        assert unless.keys() == lexer.callback.keys()
+        for kind, words in unless.items():
+            for word, keyword in words.items():
+                assert lexer.callback[kind].scanner.fullmatch(word) == keyword
