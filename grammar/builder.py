@@ -187,6 +187,8 @@ def unescape(tok: Token) -> str:
 
 
 def _unescape(body: str, tok: Token) -> str:
+    if "\\" not in body:  # nothing to resolve: the text is the body (most strings)
+        return _without_control(body, tok)
     out = []
     i = 0
     while i < len(body):
@@ -219,7 +221,10 @@ def _unescape(body: str, tok: Token) -> str:
                               'use \\n, \\t, \\", \\\\, \\{, \\} or \\u{XXXX}')
         out.append(ch)
         i += 1
-    text = "".join(out)
+    return _without_control("".join(out), tok)
+
+
+def _without_control(text: str, tok: Token) -> str:
     control = _CONTROL.search(text)
     if control:
         raise _BuildError("E0104", f"a string holds the control character "
@@ -232,6 +237,7 @@ def _unescape(body: str, tok: Token) -> str:
 # Control characters other than newline and tab: shown on a terminal they move the cursor,
 # clear the screen or change colours, so rules cannot put them in texts.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_ESCAPE_OR_HOLE = re.compile(r"[\\{]")
 
 MAX_LITERAL = 2 ** 53  # the engine's largest number (interpreter Limits.max_number)
 
@@ -267,14 +273,14 @@ def make_template(tok: Token) -> A.Template:
             text = _plain(_unescape(body[text_start:end], tok))
             parts.append(_new(A.TextPart, kind="text_part", text=text, span=_tok_span(tok)))
 
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\":  # an escape belongs to the text, `\\u{...}` with its braces
+    while True:
+        found = _ESCAPE_OR_HOLE.search(body, i)
+        if found is None:
+            break
+        i = found.start()
+        if body[i] == "\\":  # an escape belongs to the text, `\\u{...}` with its braces
             close = body.find("}", i) if body.startswith("u{", i + 1) else -1
             i = close + 1 if close != -1 else i + 2
-            continue
-        if ch != "{":
-            i += 1
             continue
         end = _hole_end(body, i)
         if end == -1:

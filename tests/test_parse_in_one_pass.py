@@ -4,6 +4,8 @@ a node, and string holes that share nothing."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulebook.grammar import ast as A
 from rulebook.grammar.parser import parse_text, parse_tree
@@ -91,3 +93,60 @@ def test_walk_and_depth_see_the_tree_as_before():
 def test_a_tree_too_deep_is_reported_at_its_deepest_node():
     chain = " + ".join(["1"] * 130)
     assert codes(HEADER + f"const x = {chain}\n") == [("E0007", 4)]
+
+
+# ---------------------------------------------------- strings: looked through, not stepped
+def _split_stepping(body: str):
+    """Where a string's body splits into text and holes, found a character at a time (as the
+    builder first did): [("text" or "hole", piece)], ending with ("open", ...) where a `{` is
+    never closed."""
+    from rulebook.grammar.builder import _hole_end
+
+    out, start, i = [], 0, 0
+    while i < len(body):
+        if body[i] == "\\":
+            close = body.find("}", i) if body.startswith("u{", i + 1) else -1
+            i = close + 1 if close != -1 else i + 2
+        elif body[i] == "{":
+            end = _hole_end(body, i)
+            if end == -1:
+                return out + [("open", body[i:])]
+            out += [("text", body[start:i])] * (i > start) + [("hole", body[i + 1:end])]
+            i = start = end + 1
+        else:
+            i += 1
+    return out + [("text", body[start:])] * (len(body) > start)
+
+
+def _parts_of(body: str, tok):
+    """What make_template gives, or its error's code."""
+    from rulebook.grammar.builder import _BuildError, make_template
+
+    try:
+        return [("text", p.text) if isinstance(p, A.TextPart)
+                else ("hole", p.expr.model_dump(exclude={"span"})) for p in make_template(tok).parts]
+    except _BuildError as e:
+        return e.code
+
+
+@given(st.lists(st.sampled_from(list('ab {}"\\u0\x01') + ["\\u{41}", "\\u{D800}", "\\{",
+                                                             "\\n", "{x}", "{a.b}"]),
+                max_size=12).map("".join))
+@settings(max_examples=400, deadline=None)
+def test_a_string_splits_as_when_read_a_character_at_a_time(body):
+    from lark import Token
+
+    from rulebook.grammar.builder import _BuildError, _hole, _plain, _unescape
+
+    tok = Token("STRING", f'"{body}"', 0, 1, 1, 1, len(body) + 3)
+    expected = []
+    for kind, piece in _split_stepping(body):  # in order: the first error is the one raised
+        try:
+            if kind == "open":
+                raise _BuildError("E0105", "", tok)
+            expected.append((kind, _plain(_unescape(piece, tok)) if kind == "text"
+                             else _hole(piece, tok).model_dump(exclude={"span"})))
+        except _BuildError as e:
+            expected = e.code
+            break
+    assert _parts_of(body, tok) == (expected or [("text", "")])
