@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import secrets
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -72,9 +73,41 @@ def store(key: str, value, suffix: str = ".pickle") -> None:
     if folder is None:
         return
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, folder / f"{key}{suffix}")  # atomic: readers never see half an entry
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        target = folder / f"{key}{suffix}"
+        if len(data) <= SHARED_MAX_BYTES and _linked(folder, data, target):
+            return
+        _write(folder, data, target)
     except Exception:  # noqa: BLE001 - a cache that cannot be written only costs speed
         pass
+
+
+# Small values repeat (a text parsed once, a file whose cites are all fine): each is written
+# once, in a file named by its hash, and the entries holding it are hard links to that file.
+# Making a file costs the filesystem far more than a link; a cold check of rulesets/ made 209.
+SHARED_MAX_BYTES = 128
+
+
+def _write(folder: Path, data: bytes, target: Path) -> None:
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, target)  # atomic: readers never see half an entry
+
+
+def _linked(folder: Path, data: bytes, target: Path) -> bool:
+    """Make `target` a link to the shared file of `data` (False: the filesystem would not)."""
+    shared = folder / f"shared-{hashlib.sha256(data).hexdigest()[:32]}.value"
+    try:
+        if not shared.is_file():
+            _write(folder, data, shared)
+        try:
+            os.link(shared, target)
+        except FileExistsError:  # an entry to replace (unless it is this value already)
+            if not os.path.samefile(shared, target):
+                beside = folder / f"{secrets.token_hex(8)}.tmp"
+                os.link(shared, beside)
+                os.replace(beside, target)
+        return True
+    except OSError:  # no hard links here, or too many to one file
+        return False

@@ -70,3 +70,19 @@ def test_the_cache_can_be_turned_off(tmp_path, monkeypatch):
     _parse_with_disk_cache(TEXT, "a.rules")
     assert cache.cache_dir() is None
     assert not Path(tmp_path / "rulebook").exists()
+
+
+def test_small_values_are_one_file_that_entries_link_to(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    for key in ("a", "b", "c"):
+        cache.store(key, "parsed once")
+    cache.store("d", {"big": "x" * 500})
+    folder = tmp_path / "rulebook"
+    inodes = {key: (folder / f"{key}.pickle").stat().st_ino for key in "abcd"}
+    assert inodes["a"] == inodes["b"] == inodes["c"] != inodes["d"]
+    assert [cache.load(key) for key in "abc"] == ["parsed once"] * 3
+    cache.store("b", {"big": "y" * 500})  # an entry replaced: the others keep their value
+    cache.store("c", "parsed once")  # stored again over itself
+    assert (cache.load("a"), cache.load("b"), cache.load("c")) == (
+        "parsed once", {"big": "y" * 500}, "parsed once")
+    assert not list(folder.glob("*.tmp"))
