@@ -1,4 +1,5 @@
-"""Lark's parse tree to the typed AST: one method per grammar rule (Lark dispatches by name).
+"""What each grammar rule matched to the typed AST: one method per rule (found by its name),
+called as grammar/lalr.py reduces the rule.
 
 Nodes are built without pydantic validation (`_new`): the builder gives every field its type, and
 the whole tree is checked against the JSON Schema right after parsing.
@@ -15,6 +16,7 @@ from lark.exceptions import UnexpectedInput
 from pydantic import BaseModel
 
 from . import ast as A
+from .lalr import MAX_STATEMENT_TOKENS, Lexers, StatementTooLong, load_tables, run
 
 
 # The file being read: every span names it (set by the parser around one file's build).
@@ -321,14 +323,14 @@ def _hole(source: str, tok: Token) -> A.Node:
     """The expression in a `{hole}` of a string, located at the string itself."""
     expr = _HOLES.get(source)
     if expr is None:
-        from .parser import MAX_STATEMENT_TOKENS, _parse, _StatementTooLong  # import late
+        from .parser import _parse  # import late
 
         try:
             expr = _parse(source, "expr")
         except UnexpectedInput:
             raise _BuildError("E0105", f"`{{{source}}}` in this string is not an expression",
                               tok, "write a valid expression between the braces")
-        except _StatementTooLong:
+        except StatementTooLong:
             raise _BuildError("E0007", f"an expression in this string is longer than "
                               f"{MAX_STATEMENT_TOKENS:,} words and symbols", tok,
                               "compute it with `let` or a `define` and put the name in the hole")
@@ -390,7 +392,7 @@ def _lit_value(node):
 class _Builder:
     """Builds AST nodes from what a grammar rule matched: one method per rule, called with the
     rule's children (built values and tokens, as Lark's parse tree would hold them) and where
-    its text is (`_Reduced`, read like the tree's `meta`)."""
+    its text is (`(start, end, line starts)`, which `_span` reads as the tree's `meta`)."""
 
     def __default__(self, data, children, meta):
         raise _BuildError("E0199", f"internal: no builder for `{data}`", None)
@@ -1240,8 +1242,6 @@ class InlineBuild:
 
     def _parser(self):
         if self._ready is None:
-            from .lalr import Lexers, load_tables
-
             tables = load_tables()
             reducers = [self._reducer(shape, size) for shape, size in zip(tables.shapes,
                                                                           tables.sizes)]
@@ -1250,8 +1250,6 @@ class InlineBuild:
 
     def parse(self, text: str, start: str):
         """Parse and build `text`; raises the parse's error, else the first build error."""
-        from .lalr import run
-
         tables, lexers, reducers = self._parser()
         # A string's holes are parsed inside a parse: the outer one's state is put back after.
         outer = self.failure, self.lines

@@ -33,9 +33,6 @@ GRAMMAR_FILE = Path(__file__).with_name("rules.lark")
 _WORD = re.compile(r"\w+")
 
 
-_StatementTooLong = StatementTooLong
-
-
 class _BracketNewlines:
     """Newlines end statements, except inside ( ) and [ ] where an expression may span lines.
 
@@ -58,7 +55,7 @@ class _BracketNewlines:
         for tok in stream:
             count += 1
             if count > MAX_STATEMENT_TOKENS:
-                raise _StatementTooLong(tok)
+                raise StatementTooLong(tok)
             kind = tok.type
             end = tok.end_pos
             if tok.start_pos < skip_to:
@@ -171,7 +168,7 @@ def _parse_program(text: str, name: str) -> A.Program:
     except RecursionError:
         raise DiagnosticError([Diagnostic("E0007", "the file is nested too deeply to read",
                                           file=name, hint="split deep expressions with `let`")])
-    except _StatementTooLong as e:
+    except StatementTooLong as e:
         raise DiagnosticError([Diagnostic(
             "E0007", f"a statement longer than {MAX_STATEMENT_TOKENS:,} words and symbols",
             file=name, line=e.tok.line, column=e.tok.column,

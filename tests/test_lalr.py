@@ -20,7 +20,8 @@ from pydantic import BaseModel
 
 from rulebook.grammar import lalr
 from rulebook.grammar.builder import READING, _Builder, _BuildError
-from rulebook.grammar.parser import _BUILD, _StatementTooLong, parse_text, parse_tree, tree_parser
+from rulebook.grammar.lalr import StatementTooLong
+from rulebook.grammar.parser import _BUILD, parse_text, parse_tree, tree_parser
 from rulebook.grammar.syntax_errors import describe_syntax_error
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,7 +43,7 @@ def reference(text: str):
     """('ok', tree) or ('error', what): Lark's parse tree, built node by node."""
     try:
         tree = parse_tree(text)
-    except _StatementTooLong as e:
+    except StatementTooLong as e:
         return ("error", ("E0007", e.tok.line, e.tok.column))
     except UnexpectedInput as e:
         return ("error", describe_syntax_error(e, text, NAME))
@@ -75,7 +76,7 @@ def ours(text: str):
     reading = READING.set(NAME)
     try:
         return ("ok", canon(_BUILD.parse(text, "start")))
-    except _StatementTooLong as e:
+    except StatementTooLong as e:
         return ("error", ("E0007", e.tok.line, e.tok.column))
     except UnexpectedInput as e:
         return ("error", describe_syntax_error(e, text, NAME))

@@ -1,6 +1,7 @@
-"""The parser builds the AST while Lark parses (grammar/builder.py, InlineBuild): what it must
-keep from building after a whole parse tree: the order of errors, the positions Lark would give
-a node, and string holes that share nothing."""
+"""The parser builds the AST as it parses (grammar/lalr.py, grammar/builder.py InlineBuild):
+what it must keep from building after a whole parse tree: the order of errors, the positions Lark
+would give a node, and string holes that share nothing; and what the builder's helpers keep of
+their first, slower forms (walks, depth, strings)."""
 from __future__ import annotations
 
 import pytest
