@@ -16,7 +16,7 @@ from lark.exceptions import UnexpectedInput
 from pydantic import BaseModel
 
 from . import ast as A
-from .lalr import MAX_STATEMENT_TOKENS, Lexers, StatementTooLong, load_tables, run
+from .source import MAX_STATEMENT_TOKENS, StatementTooLong
 
 
 # The file being read: every span names it (set by the parser around one file's build).
@@ -1242,6 +1242,8 @@ class InlineBuild:
 
     def _parser(self):
         if self._ready is None:
+            from .lalr import Lexers, load_tables  # (Lark's own parse, `parse_tree`, needs none)
+
             tables = load_tables()
             reducers = [self._reducer(shape, size) for shape, size in zip(tables.shapes,
                                                                           tables.sizes)]
@@ -1250,6 +1252,8 @@ class InlineBuild:
 
     def parse(self, text: str, start: str):
         """Parse and build `text`; raises the parse's error, else the first build error."""
+        from .lalr import run
+
         tables, lexers, reducers = self._parser()
         # A string's holes are parsed inside a parse: the outer one's state is put back after.
         outer = self.failure, self.lines

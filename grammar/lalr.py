@@ -22,15 +22,10 @@ import re
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
+from .source import MAX_STATEMENT_TOKENS, StatementTooLong
+
 TABLES_FORMAT = 1
-
-MAX_STATEMENT_TOKENS = 20_000  # words and symbols in one statement, declaration or table row
 _WORD = re.compile(r"\w+")
-
-
-class StatementTooLong(Exception):
-    def __init__(self, tok):
-        self.tok = tok
 
 
 class _UnexpectedToken(UnexpectedToken):

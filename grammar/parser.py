@@ -18,10 +18,9 @@ from ..validator.diagnostics import Diagnostic, DiagnosticError
 from . import ast as A
 from . import cache as _cache  # noqa: F401 - fingerprints the code now, as it is loaded
 from .builder import READING, InlineBuild, _BuildError
-from .lalr import MAX_STATEMENT_TOKENS, StatementTooLong
 from .source import (  # noqa: F401 - re-exported: the reading functions are part of this API
-    _STRING_OR_COMMENT, MAX_FILE_BYTES, MAX_NESTING, _check_nesting, comments_of, decode_source,
-    read_source,
+    _STRING_OR_COMMENT, MAX_FILE_BYTES, MAX_NESTING, MAX_STATEMENT_TOKENS, StatementTooLong,
+    _check_nesting, comments_of, decode_source, read_source,
 )
 from .syntax_errors import describe_syntax_error
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from rulebook.grammar import lalr
 from rulebook.grammar.builder import READING, _Builder, _BuildError
-from rulebook.grammar.lalr import StatementTooLong
+from rulebook.grammar.source import StatementTooLong
 from rulebook.grammar.parser import _BUILD, parse_text, parse_tree, tree_parser
 from rulebook.grammar.syntax_errors import describe_syntax_error
 
