@@ -1274,8 +1274,9 @@ class InlineBuild:
         if expand_single and plain and size == 1:
             return None  # `?expr: if_expr`: the child as it is, its text the same
         method = None if inlined else self.builder.method(name)
-        if plain and size == 1 and not inlined:
-            return self._one_child(method)
+        if not inlined and not expand_single and not trailing and not any(
+                expand or nones for _, expand, nones in include):
+            return self._picked(method, tuple(i for i, _, _ in include), size)
         placeholder = _PLACEHOLDER
         # `_rule*` is reduced as a list that grows by one item at a time: the list of the rule
         # reduced before is taken over (nothing else holds it), not copied.
@@ -1284,15 +1285,7 @@ class InlineBuild:
         first_kid = include[0][0] if grows else None
 
         def reduce(kids):
-            first = last = -1
-            for k in kids:
-                if k[1] >= 0:
-                    first = k[1]
-                    i = len(kids) - 1
-                    while kids[i][1] < 0:
-                        i -= 1
-                    last = kids[i][2]
-                    break
+            first, last = _covered(kids)
             if plain:
                 children = kids
             else:
@@ -1313,30 +1306,47 @@ class InlineBuild:
                 return (child[0], first, last)  # its text now covers this rule's
             if inlined:
                 return (children, first, last)
-            if self.failure is not None:
-                return (None, first, last)
-            try:
-                value = method([c[0] for c in children], (first, last, self.lines))
-            except Exception as e:  # noqa: BLE001 - raised after the parse (see the class)
-                self.failure = e
-                value = None
-            return (value, first, last)
+            return self._built(method, [c[0] for c in children], first, last)
 
         return reduce
 
-    def _one_child(self, method):
-        """The reduction of a rule of one child that builds a node (`name: NAME`)."""
+    def _picked(self, method, picks: tuple, size: int):
+        """The reduction of a rule that builds a node of some of its children as they are
+        (`set_stmt: "set" target "=" expr`, `name: NAME`): the commonest kind."""
+        every = picks == tuple(range(size))
+
         def reduce(kids):
-            kid = kids[0]
-            first = kid[1]
-            last = kid[2] if first >= 0 else -1
+            first, last = (kids[0][1], kids[-1][2]) if kids and kids[0][1] >= 0 \
+                and kids[-1][1] >= 0 else _covered(kids)
             if self.failure is not None:
                 return (None, first, last)
-            try:
-                value = method([kid[0]], (first, last, self.lines))
+            try:  # (as _built does, written out: this is the commonest reduction)
+                return (method([k[0] for k in kids] if every else [kids[i][0] for i in picks],
+                               (first, last, self.lines)), first, last)
             except Exception as e:  # noqa: BLE001 - raised after the parse (see the class)
                 self.failure = e
-                value = None
-            return (value, first, last)
+                return (None, first, last)
 
         return reduce
+
+    def _built(self, method, values: list, first: int, last: int) -> tuple:
+        """The entry of a node built by `method` (None once a build has failed: see the class)."""
+        if self.failure is not None:
+            return (None, first, last)
+        try:
+            value = method(values, (first, last, self.lines))
+        except Exception as e:  # noqa: BLE001 - raised after the parse (see the class)
+            self.failure = e
+            value = None
+        return (value, first, last)
+
+
+def _covered(kids) -> tuple[int, int]:
+    """Where the text of a rule's children starts and ends (-1, -1: they matched nothing)."""
+    for k in kids:
+        if k[1] >= 0:
+            i = len(kids) - 1
+            while kids[i][1] < 0:
+                i -= 1
+            return k[1], kids[i][2]
+    return -1, -1
