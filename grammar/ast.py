@@ -36,6 +36,9 @@ class _Pickled:
 
 
 _SPAN_FIELDS = ["line", "column", "end_line", "end_column", "file"]
+# The fields set of the spans the parser makes, every one: one set for all of them. A span is
+# frozen, so pydantic never adds to it (a copy of a span copies the set before changing it).
+SPAN_FIELDS_SET = set(_SPAN_FIELDS)
 
 
 def _restore_span(line, column, end_line, end_column, file):
@@ -43,7 +46,7 @@ def _restore_span(line, column, end_line, end_column, file):
     span = object.__new__(Span)
     object.__setattr__(span, "__dict__", {"line": line, "column": column, "end_line": end_line,
                                           "end_column": end_column, "file": file})
-    object.__setattr__(span, "__pydantic_fields_set__", set(_SPAN_FIELDS))
+    object.__setattr__(span, "__pydantic_fields_set__", SPAN_FIELDS_SET)
     object.__setattr__(span, "__pydantic_extra__", None)
     object.__setattr__(span, "__pydantic_private__", None)
     return span

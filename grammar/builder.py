@@ -46,7 +46,7 @@ def _span_at(line, column, end_line, end_column) -> A.Span:
     span = _make(_Span)
     _set_dict(span, {"line": line, "column": column, "end_line": end_line,
                      "end_column": end_column, "file": READING.get()})
-    _set_fields_set(span, {"line", "column", "end_line", "end_column", "file"})
+    _set_fields_set(span, A.SPAN_FIELDS_SET)  # (shared: see there)
     _set_extra(span, None)
     _set_private(span, None)
     return span

@@ -151,3 +151,17 @@ def test_a_string_splits_as_when_read_a_character_at_a_time(body):
             expected = e.code
             break
     assert _parts_of(body, tok) == (expected or [("text", "")])
+
+
+def test_spans_share_one_set_of_field_names_that_nothing_changes():
+    program = parse_text(HEADER + "const x = 1 + 2\n", "t.rules")
+    spans = [n.span for n in A.walk(program) if n.span is not None]
+    assert len(spans) > 3
+    assert all(s.__pydantic_fields_set__ is A.SPAN_FIELDS_SET for s in spans)
+    moved = spans[1].model_copy(update={"line": 40})
+    assert (moved.line, spans[1].line) == (40, spans[1].line)
+    assert moved.model_fields_set == A.SPAN_FIELDS_SET == {"line", "column", "end_line",
+                                                           "end_column", "file"}
+    with pytest.raises(Exception):
+        spans[0].line = 3  # frozen
+    assert A.SPAN_FIELDS_SET == {"line", "column", "end_line", "end_column", "file"}
