@@ -11,6 +11,7 @@ import difflib
 import os
 import re
 import typing
+import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -559,7 +560,8 @@ class _Merger:
         if patch.mode == "override" and not self.claim(("step", patch.step), file, patch):
             return
         patcher = _StepPatcher(patch)
-        self.declarations = [patcher.node(d) for d in self.declarations]
+        self.declarations = [patcher.node(d) if patch.step in _steps_in(d) else d
+                             for d in self.declarations]
         if patcher.hits == 0:
             names = sorted({n.name for d in self.declarations for n in walk(d)
                             if isinstance(n, A.Step)})
@@ -570,6 +572,24 @@ class _Merger:
             self._error("E0507", f"no `step {patch.step}` in the game for "
                         f"`{patch.mode} step {patch.step}`",
                         file, patch, hint=hint)
+
+
+# id(declaration) -> (a weak reference to it, the names of the steps written in it). Parsed trees
+# are never changed, and a game's declarations are shared by the merges of its variants: each
+# is looked through once, not once for each step patch of each merge.
+_STEPS_IN: dict[int, tuple[weakref.ref, frozenset[str]]] = {}
+
+
+def _steps_in(decl) -> frozenset[str]:
+    """The names of the steps anywhere in `decl` (a patch passes over a declaration without its
+    step: it would come back unchanged)."""
+    known = _STEPS_IN.get(id(decl))
+    if known is None or known[0]() is not decl:
+        key = id(decl)
+        names = frozenset(n.name for n in walk(decl) if isinstance(n, A.Step))
+        known = _STEPS_IN[key] = (weakref.ref(decl, lambda _, key=key: _STEPS_IN.pop(key, None)),
+                                  names)
+    return known[1]
 
 
 @lru_cache(maxsize=None)
