@@ -13,7 +13,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 
-def _restore(cls, fields: dict, fields_set: set, extra, private):
+def _restore(cls, fields: dict, fields_set: set, extra=None, private=None):
     """A node as pickled by `_Pickled`: the object it was, without pydantic's own route."""
     node = object.__new__(cls)
     object.__setattr__(node, "__dict__", fields)
@@ -28,8 +28,28 @@ class _Pickled:
     cache.py), and a file's tree is tens of thousands of nodes."""
 
     def __reduce__(self):
-        return (_restore, (type(self), self.__dict__, self.__pydantic_fields_set__,
-                           self.__pydantic_extra__, self.__pydantic_private__))
+        extra, private = self.__pydantic_extra__, self.__pydantic_private__
+        if extra is None and private is None:
+            return (_restore, (type(self), self.__dict__, self.__pydantic_fields_set__))
+        return (_restore, (type(self), self.__dict__, self.__pydantic_fields_set__, extra,
+                           private))
+
+
+_SPAN_FIELDS = ["line", "column", "end_line", "end_column", "file"]
+# The fields set of the spans the parser makes, every one: one set for all of them. A span is
+# frozen, so pydantic never adds to it (a copy of a span copies the set before changing it).
+SPAN_FIELDS_SET = set(_SPAN_FIELDS)
+
+
+def _restore_span(line, column, end_line, end_column, file):
+    """A span as pickled by `Span.__reduce__` (every field set, as the parser makes them)."""
+    span = object.__new__(Span)
+    object.__setattr__(span, "__dict__", {"line": line, "column": column, "end_line": end_line,
+                                          "end_column": end_column, "file": file})
+    object.__setattr__(span, "__pydantic_fields_set__", SPAN_FIELDS_SET)
+    object.__setattr__(span, "__pydantic_extra__", None)
+    object.__setattr__(span, "__pydantic_private__", None)
+    return span
 
 
 class Span(_Pickled, BaseModel):
@@ -43,6 +63,13 @@ class Span(_Pickled, BaseModel):
     end_column: int
     # Not written out by `rulebook parse` (the file parsed is the file of every span there).
     file: str | None = Field(default=None, exclude=True)
+
+    def __reduce__(self):
+        fields = self.__dict__
+        if len(self.__pydantic_fields_set__) == 5 and list(fields) == _SPAN_FIELDS \
+                and self.__pydantic_extra__ is None and self.__pydantic_private__ is None:
+            return (_restore_span, tuple(fields.values()))  # one tuple: a file has ~60,000
+        return super().__reduce__()
 
 
 def file_of(node) -> str | None:
@@ -1115,29 +1142,72 @@ class Scenario(Node):
 
 
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+# What a walk does with a value of each class: 1 walk a node's fields, 2 a list's items, 0 nothing.
+_WALKED: dict[type, int] = {}
+
+
+def _walked(cls: type) -> int:
+    how = _WALKED[cls] = 1 if issubclass(cls, Node) else 2 if issubclass(cls, list) else 0
+    if how == 1:
+        _CHILD_FIELDS[cls] = tuple(f for f in cls.model_fields if f not in ("span", "kind"))
+    return how
 
 
 def walk(node):
     """Every AST node under ``node`` (itself included), in no particular order. Each class's
-    fields are listed once and read from the node's dict: walks run over whole programs often
-    (the checks, the lint rules, the language server)."""
+    fields are listed once and read from the node's dict, and what a value is (node, list or
+    neither) is looked up by its class: walks run over whole programs often (the checks, the
+    lint rules, the language server)."""
     stack = [node]
+    pop, push = stack.pop, stack.append
+    walked, child_fields = _WALKED, _CHILD_FIELDS
     while stack:
-        n = stack.pop()
-        if isinstance(n, Node):
+        n = pop()
+        cls = n.__class__
+        how = walked.get(cls)
+        if how is None:
+            how = _walked(cls)
+        if how == 1:
             yield n
-            cls = type(n)
-            fields = _CHILD_FIELDS.get(cls)
-            if fields is None:
-                fields = _CHILD_FIELDS[cls] = tuple(
-                    f for f in cls.model_fields if f not in ("span", "kind"))
             values = n.__dict__
-            for name in fields:
+            for name in child_fields[cls]:
                 value = values.get(name)
-                if isinstance(value, (Node, list)):
-                    stack.append(value)
-        elif isinstance(n, list):
+                kind = walked.get(value.__class__)
+                if kind is None:
+                    kind = _walked(value.__class__)
+                if kind:
+                    push(value)
+        elif how == 2:
             stack.extend(n)
+
+
+def nesting_depth(node) -> int:
+    """How deep the deepest node with a span lies: the root at 1, a node's field (a node or a
+    list) one level below it, a list's items at the list's level. Counted level by level, not
+    recursively: a tree may be very deep."""
+    level, here, deepest = [node], 0, 0
+    walked = _WALKED
+    while level:
+        here += 1
+        below = []
+        for n in level:  # (the items of a list join the level as it is gone through)
+            how = walked.get(n.__class__)
+            if how is None:
+                how = _walked(n.__class__)
+            if how == 1:
+                values = n.__dict__
+                if values.get("span") is not None:
+                    deepest = here
+                for value in values.values():
+                    kind = walked.get(value.__class__)
+                    if kind is None:
+                        kind = _walked(value.__class__)
+                    if kind:
+                        below.append(value)
+            elif how == 2:
+                level.extend(n)
+        level = below
+    return deepest
 
 
 # Declarations and statements whose name can scope an automaton's `prefer` line.

@@ -1,10 +1,12 @@
-"""Lark's parse tree to the typed AST: one method per grammar rule (Lark dispatches by name).
+"""What each grammar rule matched to the typed AST: one method per rule (found by its name),
+called as grammar/lalr.py reduces the rule.
 
 Nodes are built without pydantic validation (`_new`): the builder gives every field its type, and
 the whole tree is checked against the JSON Schema right after parsing.
 """
 from __future__ import annotations
 
+import bisect
 import copy
 import re
 from contextvars import ContextVar
@@ -14,16 +16,25 @@ from lark.exceptions import UnexpectedInput
 from pydantic import BaseModel
 
 from . import ast as A
+from .source import MAX_STATEMENT_TOKENS, StatementTooLong
 
 
 # The file being read: every span names it (set by the parser around one file's build).
 READING: ContextVar[str | None] = ContextVar("rulebook_reading", default=None)
 
 
-def _span(meta) -> A.Span | None:
-    if meta is None or meta.empty:
+def _span(where) -> A.Span | None:
+    """The span of what a rule matched: `where` is (start, end, line starts) of its text, the
+    offsets -1 when it matched nothing."""
+    start, end, lines = where
+    if start < 0:
         return None
-    return _span_at(meta.line, meta.column, meta.end_line, meta.end_column)
+    line = _line_of(lines, start)
+    end_line = _line_of(lines, end)
+    return _span_at(line, start - lines[line - 1] + 1, end_line, end - lines[end_line - 1] + 1)
+
+
+_line_of = bisect.bisect_right  # the 1-based line of an offset, given where each line starts
 
 
 def _tok_span(tok: Token) -> A.Span:
@@ -32,12 +43,12 @@ def _tok_span(tok: Token) -> A.Span:
 
 def _span_at(line, column, end_line, end_column) -> A.Span:
     """`_new(A.Span, ...)` with every field given (one per node: made directly)."""
-    span = _make(A.Span)
-    _set(span, "__dict__", {"line": line, "column": column, "end_line": end_line,
-                            "end_column": end_column, "file": READING.get()})
-    _set(span, "__pydantic_fields_set__", {"line", "column", "end_line", "end_column", "file"})
-    _set(span, "__pydantic_extra__", None)
-    _set(span, "__pydantic_private__", None)
+    span = _make(_Span)
+    _set_dict(span, {"line": line, "column": column, "end_line": end_line,
+                     "end_column": end_column, "file": READING.get()})
+    _set_fields_set(span, A.SPAN_FIELDS_SET)  # (shared: see there)
+    _set_extra(span, None)
+    _set_private(span, None)
     return span
 
 
@@ -51,36 +62,78 @@ def _new(cls, **fields):
     The same object as ``cls.model_construct(**fields)`` (fields in declaration order, defaults
     for those not given, only the given ones marked as set), made without its per-call look-ups:
     a file builds tens of thousands of nodes."""
-    template, names, special = _PLANS.get(cls) or _plan_of(cls)
+    template, names, special, filled = _PLANS.get(cls) or _plan_of(cls)
     values = template.copy()  # every field in its declared order, its default if shared
     values.update(fields)
-    if len(values) != len(template):  # a name that is no field: model_construct ignores it
+    if len(values) == len(template):
+        given = set(fields)
+    else:  # a name that is no field: model_construct ignores it
         values = {name: value for name, value in values.items() if name in names}
-    for name, how, field in special:
-        if name not in fields:
-            if how is _REQUIRED:
-                del values[name]  # left out, as model_construct leaves it
-            elif how is _EMPTY_LIST:
-                values[name] = []
-            else:
-                values[name] = field.get_default(call_default_factory=True, validated_data=values)
+        given = fields.keys() & names
+    if not filled <= given:
+        for name, how, default in special:
+            if name not in given:
+                if how is _REQUIRED:
+                    del values[name]  # left out, as model_construct leaves it
+                else:
+                    values[name] = how(default, values)
     node = _make(cls)
-    _set(node, "__dict__", values)
-    _set(node, "__pydantic_fields_set__", fields.keys() & names)
-    _set(node, "__pydantic_extra__", None)
-    _set(node, "__pydantic_private__", None)
+    _set_dict(node, values)
+    _set_fields_set(node, given)
+    _set_extra(node, None)
+    _set_private(node, None)
     return node
 
 
 _make = object.__new__
-_set = object.__setattr__
-_REQUIRED, _EMPTY_LIST, _ASK = object(), object(), object()
+# What `object.__setattr__` finds for pydantic's slots, found once.
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_Span = A.Span
+
+
+def _set_field(node, name: str, value) -> None:
+    """`node.name = value` as pydantic does it (the node is not frozen, validates no assignment),
+    without its per-call look-ups."""
+    node.__dict__[name] = value
+    node.__pydantic_fields_set__.add(name)
+
+
+def _empty_list(default, values):
+    return []
+
+
+def _fresh_model(default, values):
+    """A copy of a default that is a model of plain values and empty lists (`Meta()`), as
+    pydantic's deep copy of the default makes it."""
+    fields = {name: [] if value.__class__ is list else value
+              for name, value in default.__dict__.items()}
+    copy_ = _make(default.__class__)
+    _set_dict(copy_, fields)
+    _set_fields_set(copy_, set(default.__pydantic_fields_set__))
+    _set_extra(copy_, None)
+    _set_private(copy_, None)
+    return copy_
+
+
+def _plain_model(value) -> bool:
+    """Whether `_fresh_model` copies `value` as a deep copy would."""
+    return (isinstance(value, BaseModel) and value.__pydantic_extra__ is None
+            and value.__pydantic_private__ is None
+            and all(v is None or type(v) in (bool, int, str, float)
+                    or (type(v) is list and not v) for v in value.__dict__.values()))
+
+
+_REQUIRED = object()
 _PLANS: dict[type, tuple] = {}
 
 
 def _plan_of(cls) -> tuple:
     """How `_new` fills the fields of `cls`: (every field with its shared default or a
-    placeholder, in order; the field names; (name, how, field) of those without one)."""
+    placeholder, in order; the field names; (name, how, default) of those without one, `how`
+    _REQUIRED or a function of (default, values) that gives a fresh default; their names)."""
     if cls.__pydantic_post_init__ or cls.__pydantic_root_model__ \
             or cls.model_config.get("extra") == "allow":
         raise TypeError(f"{cls.__name__} needs pydantic's own model_construct")
@@ -92,16 +145,25 @@ def _plan_of(cls) -> tuple:
         default = field.default
         template[name] = None
         if field.is_required():
-            special.append((name, _REQUIRED, field))
+            special.append((name, _REQUIRED, None))
         elif field.default_factory is None and (default is None or type(default) in (
                 bool, int, str, float, tuple, frozenset)):
             template[name] = default
         elif field.default_factory is None and type(default) is list and not default:
-            special.append((name, _EMPTY_LIST, field))
+            special.append((name, _empty_list, default))
+        elif field.default_factory is None and _plain_model(default):
+            special.append((name, _fresh_model, default))
         else:
-            special.append((name, _ASK, field))
-    plan = _PLANS[cls] = (template, frozenset(template), tuple(special))
+            special.append((name, _asked(field), None))
+    plan = _PLANS[cls] = (template, frozenset(template), tuple(special),
+                          frozenset(name for name, _, _ in special))
     return plan
+
+
+def _asked(field):
+    def default(_, values):
+        return field.get_default(call_default_factory=True, validated_data=values)
+    return default
 
 
 class _Block(list):
@@ -127,6 +189,8 @@ def unescape(tok: Token) -> str:
 
 
 def _unescape(body: str, tok: Token) -> str:
+    if "\\" not in body:  # nothing to resolve: the text is the body (most strings)
+        return _without_control(body, tok)
     out = []
     i = 0
     while i < len(body):
@@ -159,7 +223,10 @@ def _unescape(body: str, tok: Token) -> str:
                               'use \\n, \\t, \\", \\\\, \\{, \\} or \\u{XXXX}')
         out.append(ch)
         i += 1
-    text = "".join(out)
+    return _without_control("".join(out), tok)
+
+
+def _without_control(text: str, tok: Token) -> str:
     control = _CONTROL.search(text)
     if control:
         raise _BuildError("E0104", f"a string holds the control character "
@@ -172,6 +239,7 @@ def _unescape(body: str, tok: Token) -> str:
 # Control characters other than newline and tab: shown on a terminal they move the cursor,
 # clear the screen or change colours, so rules cannot put them in texts.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_ESCAPE_OR_HOLE = re.compile(r"[\\{]")
 
 MAX_LITERAL = 2 ** 53  # the engine's largest number (interpreter Limits.max_number)
 
@@ -207,14 +275,14 @@ def make_template(tok: Token) -> A.Template:
             text = _plain(_unescape(body[text_start:end], tok))
             parts.append(_new(A.TextPart, kind="text_part", text=text, span=_tok_span(tok)))
 
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\":  # an escape belongs to the text, `\\u{...}` with its braces
+    while True:
+        found = _ESCAPE_OR_HOLE.search(body, i)
+        if found is None:
+            break
+        i = found.start()
+        if body[i] == "\\":  # an escape belongs to the text, `\\u{...}` with its braces
             close = body.find("}", i) if body.startswith("u{", i + 1) else -1
             i = close + 1 if close != -1 else i + 2
-            continue
-        if ch != "{":
-            i += 1
             continue
         end = _hole_end(body, i)
         if end == -1:
@@ -255,14 +323,14 @@ def _hole(source: str, tok: Token) -> A.Node:
     """The expression in a `{hole}` of a string, located at the string itself."""
     expr = _HOLES.get(source)
     if expr is None:
-        from .parser import MAX_STATEMENT_TOKENS, _parse, _StatementTooLong  # import late
+        from .parser import _parse  # import late
 
         try:
             expr = _parse(source, "expr")
         except UnexpectedInput:
             raise _BuildError("E0105", f"`{{{source}}}` in this string is not an expression",
                               tok, "write a valid expression between the braces")
-        except _StatementTooLong:
+        except StatementTooLong:
             raise _BuildError("E0007", f"an expression in this string is longer than "
                               f"{MAX_STATEMENT_TOKENS:,} words and symbols", tok,
                               "compute it with `let` or a `define` and put the name in the hole")
@@ -276,13 +344,14 @@ def _respanned(value, tok):
     """A copy of an expression whose every node is located at `tok` (each with its own span),
     as setting each node's span would leave it; the original is left as it was."""
     if isinstance(value, A.Node):
-        values = {name: _respanned(v, tok) for name, v in value.__dict__.items()}
+        values = {name: _respanned(v, tok) if name != "span" else None
+                  for name, v in value.__dict__.items()}
         values["span"] = _tok_span(tok)
         node = _make(type(value))
-        _set(node, "__dict__", values)
-        _set(node, "__pydantic_fields_set__", value.__pydantic_fields_set__ | {"span"})
-        _set(node, "__pydantic_extra__", value.__pydantic_extra__)
-        _set(node, "__pydantic_private__", value.__pydantic_private__)
+        _set_dict(node, values)
+        _set_fields_set(node, value.__pydantic_fields_set__ | {"span"})
+        _set_extra(node, value.__pydantic_extra__)
+        _set_private(node, value.__pydantic_private__)
         return node
     if isinstance(value, list):
         return type(value)(_respanned(v, tok) for v in value)
@@ -323,7 +392,7 @@ def _lit_value(node):
 class _Builder:
     """Builds AST nodes from what a grammar rule matched: one method per rule, called with the
     rule's children (built values and tokens, as Lark's parse tree would hold them) and where
-    its text is (`_Reduced`, read like the tree's `meta`)."""
+    its text is (`(start, end, line starts)`, which `_span` reads as the tree's `meta`)."""
 
     def __default__(self, data, children, meta):
         raise _BuildError("E0199", f"internal: no builder for `{data}`", None)
@@ -344,7 +413,7 @@ class _Builder:
             def cited(children, meta):
                 citations, children = _split_meta(children)
                 node = f(children, meta)
-                node.meta = citations
+                _set_field(node, "meta", citations)
                 return node
             return cited
         return f
@@ -1151,51 +1220,14 @@ class _NodeLoc:
 
 
 # ------------------------------------------------------------------------------- entry points
-class _Reduced:
-    """What the parser keeps for a rule it reduced: the value built, and where its text is, as
-    Lark's `propagate_positions` records it in a parse tree's `meta`. `line`... are the node's
-    own; `c_line`... the text its rule covered, wider when a rule only passes its one child on
-    (the parentheses around an expression). `children` is set for `_rules` Lark inlines."""
-
-    __slots__ = ("value", "empty", "line", "column", "end_line", "end_column",
-                 "c_line", "c_column", "c_end_line", "c_end_column", "children")
-
-    def __init__(self, first, last):
-        self.value = self.children = None
-        if first is None:
-            self.empty = True
-            return
-        self.empty = False
-        if first.__class__ is _Reduced:
-            self.line = self.c_line = first.c_line
-            self.column = self.c_column = first.c_column
-        else:
-            self.line = self.c_line = first.line
-            self.column = self.c_column = first.column
-        if last.__class__ is _Reduced:
-            self.end_line = self.c_end_line = last.c_end_line
-            self.end_column = self.c_end_column = last.c_end_column
-        else:
-            self.end_line = self.c_end_line = last.end_line
-            self.end_column = self.c_end_column = last.end_column
-
-    def widen(self, first, last) -> None:
-        """The node is passed on by a rule around it: its text now covers that rule's."""
-        if first is None:
-            return
-        wider = _Reduced(first, last)
-        if self.empty:
-            self.empty = False
-            self.line, self.column = wider.line, wider.column
-            self.end_line, self.end_column = wider.end_line, wider.end_column
-        self.c_line, self.c_column = wider.c_line, wider.c_column
-        self.c_end_line, self.c_end_column = wider.c_end_line, wider.c_end_column
+_PLACEHOLDER = (None, -1, -1)  # the entry of a missing `[optional]` part
 
 
 class InlineBuild:
-    """Callbacks for Lark's LALR parser that build the AST while it parses (no parse tree).
+    """The reductions of grammar/lalr.py's parser: each builds what the builder's method for the
+    rule makes of its children, so no parse tree is built and walked again.
 
-    Each callback does what Lark's own tree building does for the rule (positions as
+    Each does what Lark's own tree building does for the rule (positions as
     `propagate_positions`, anonymous tokens left out, `None` for missing `[optional]` parts,
     `_rules` inlined, `?rules` passing a single child on) and then calls the builder's method.
     The first error a method raises is kept and raised once the whole text has parsed, so a
@@ -1205,97 +1237,116 @@ class InlineBuild:
     def __init__(self):
         self.builder = _Builder()
         self.failure: BaseException | None = None
+        self.lines: list[int] = [0]  # where each line of the text being parsed starts
+        self._ready = None
 
-    def callbacks(self, rules) -> dict:
-        return {rule: self._callback(rule) for rule in rules}
+    def _parser(self):
+        if self._ready is None:
+            from .lalr import Lexers, load_tables  # (Lark's own parse, `parse_tree`, needs none)
 
-    def parse(self, lark, text: str, start: str):
+            tables = load_tables()
+            reducers = [self._reducer(shape, size) for shape, size in zip(tables.shapes,
+                                                                          tables.sizes)]
+            self._ready = (tables, Lexers(tables), reducers)
+        return self._ready
+
+    def parse(self, text: str, start: str):
         """Parse and build `text`; raises the parse's error, else the first build error."""
-        outer, self.failure = self.failure, None  # a string's holes are parsed inside a parse
+        from .lalr import run
+
+        tables, lexers, reducers = self._parser()
+        # A string's holes are parsed inside a parse: the outer one's state is put back after.
+        outer = self.failure, self.lines
+        self.failure, self.lines = None, [0]
         try:
-            result = lark.parse(text, start=start)
+            entry = run(tables, lexers, text, start, reducers, self.lines)
             failure = self.failure
         finally:
-            self.failure = outer
+            self.failure, self.lines = outer
         if failure is not None:
             raise failure
-        return result.value if result.__class__ is _Reduced else result
+        return entry[0]
 
-    def _callback(self, rule):
-        options = rule.options
-        expansion = rule.expansion
-        to_include, trailing = _child_filter(rule)
-        plain = not trailing and len(to_include) == len(expansion) and not any(
-            expand or nones for _, expand, nones in to_include)
-        expand_single = bool(options.expand1) and not rule.alias
-        unit = expand_single and plain
-        inlined = rule.origin.name.startswith("_")
-        name = rule.alias or options.template_source or rule.origin.name
+    def _reducer(self, shape, size):
+        name, inlined, expand_single, include, trailing = shape
+        plain = not trailing and len(include) == size and not any(
+            expand or nones for _, expand, nones in include)
+        if expand_single and plain and size == 1:
+            return None  # `?expr: if_expr`: the child as it is, its text the same
         method = None if inlined else self.builder.method(name)
-        Reduced, Tok = _Reduced, Token
+        if not inlined and not expand_single and not trailing and not any(
+                expand or nones for _, expand, nones in include):
+            return self._picked(method, tuple(i for i, _, _ in include), size)
+        placeholder = _PLACEHOLDER
+        # `_rule*` is reduced as a list that grows by one item at a time: the list of the rule
+        # reduced before is taken over (nothing else holds it), not copied.
+        grows = bool(include) and include[0][1] and not include[0][2]
+        rest = include[1:] if grows else include
+        first_kid = include[0][0] if grows else None
 
-        def reduce(raw):
-            if unit and len(raw) == 1:
-                return raw[0]  # `?expr: if_expr`: the child as it is, its text the same
-            first = last = None
-            for c in raw:
-                k = c.__class__
-                if (k is Reduced and not c.empty) or k is Tok:
-                    first = c
-                    break
-            if first is not None:
-                for c in reversed(raw):
-                    k = c.__class__
-                    if (k is Reduced and not c.empty) or k is Tok:
-                        last = c
-                        break
+        def reduce(kids):
+            first, last = _covered(kids)
             if plain:
-                children = raw
+                children = kids
             else:
-                children = []
-                for i, expand, nones in to_include:
+                children = kids[first_kid][0] if grows else []
+                for i, expand, nones in rest:
                     if nones:
-                        children += [None] * nones
+                        children += [placeholder] * nones
                     if expand:
-                        children += raw[i].children
+                        children += kids[i][0]
                     else:
-                        children.append(raw[i])
+                        children.append(kids[i])
                 if trailing:
-                    children += [None] * trailing
+                    children += [placeholder] * trailing
             if expand_single and len(children) == 1:
                 child = children[0]
-                if child.__class__ is Reduced:
-                    child.widen(first, last)
-                return child
-            out = Reduced(first, last)
+                if first < 0 or child is placeholder or len(child) == 4:  # nothing, or a token
+                    return child
+                return (child[0], first, last)  # its text now covers this rule's
             if inlined:
-                out.children = children
-            elif self.failure is None:
-                try:
-                    out.value = method([c.value if c.__class__ is Reduced else c
-                                        for c in children], out)
-                except Exception as e:  # noqa: BLE001 - raised after the parse (see the class)
-                    self.failure = e
-            return out
+                return (children, first, last)
+            return self._built(method, [c[0] for c in children], first, last)
 
         return reduce
 
+    def _picked(self, method, picks: tuple, size: int):
+        """The reduction of a rule that builds a node of some of its children as they are
+        (`set_stmt: "set" target "=" expr`, `name: NAME`): the commonest kind."""
+        every = picks == tuple(range(size))
 
-def _child_filter(rule) -> tuple[list, int]:
-    """Which children of `rule` its tree node keeps, as Lark's tree builder (with
-    `maybe_placeholders`) decides: [(index, inline it?, Nones before it)], Nones after."""
-    expansion = rule.expansion
-    empty = rule.options.empty_indices
-    if empty:
-        bits = "".join(str(int(b)) for b in empty)
-        nones = [len(ones) for ones in bits.split("0")]
-    else:
-        nones = [0] * (len(expansion) + 1)
-    keep_all = rule.options.keep_all_tokens
-    out, pending = [], 0
-    for i, sym in enumerate(expansion):
-        pending += nones[i]
-        if keep_all or not (sym.is_term and sym.filter_out):
-            out.append((i, not sym.is_term and sym.name.startswith("_"), pending))
-            pending = 0
-    return out, pending + nones[len(expansion)]
+        def reduce(kids):
+            first, last = (kids[0][1], kids[-1][2]) if kids and kids[0][1] >= 0 \
+                and kids[-1][1] >= 0 else _covered(kids)
+            if self.failure is not None:
+                return (None, first, last)
+            try:  # (as _built does, written out: this is the commonest reduction)
+                return (method([k[0] for k in kids] if every else [kids[i][0] for i in picks],
+                               (first, last, self.lines)), first, last)
+            except Exception as e:  # noqa: BLE001 - raised after the parse (see the class)
+                self.failure = e
+                return (None, first, last)
+
+        return reduce
+
+    def _built(self, method, values: list, first: int, last: int) -> tuple:
+        """The entry of a node built by `method` (None once a build has failed: see the class)."""
+        if self.failure is not None:
+            return (None, first, last)
+        try:
+            value = method(values, (first, last, self.lines))
+        except Exception as e:  # noqa: BLE001 - raised after the parse (see the class)
+            self.failure = e
+            value = None
+        return (value, first, last)
+
+
+def _covered(kids) -> tuple[int, int]:
+    """Where the text of a rule's children starts and ends (-1, -1: they matched nothing)."""
+    for k in kids:
+        if k[1] >= 0:
+            i = len(kids) - 1
+            while kids[i][1] < 0:
+                i -= 1
+            return k[1], kids[i][2]
+    return -1, -1

@@ -1,5 +1,6 @@
-"""From text to the typed AST: read (grammar/source.py), parse with Lark (LALR, contextual lexer)
-building the nodes as it goes (grammar/builder.py), and check the depth of the result.
+"""From text to the typed AST: read (grammar/source.py), parse with Lark's LALR tables and
+contextual lexer (grammar/lalr.py) building the nodes as it goes (grammar/builder.py), and check
+the depth of the result.
 
 Every failure becomes a ``Diagnostic``; nothing a user writes can raise a Python traceback.
 """
@@ -18,13 +19,12 @@ from . import ast as A
 from . import cache as _cache  # noqa: F401 - fingerprints the code now, as it is loaded
 from .builder import READING, InlineBuild, _BuildError
 from .source import (  # noqa: F401 - re-exported: the reading functions are part of this API
-    _STRING_OR_COMMENT, MAX_FILE_BYTES, MAX_NESTING, _check_nesting, comments_of, decode_source,
-    read_source,
+    _STRING_OR_COMMENT, MAX_FILE_BYTES, MAX_NESTING, MAX_STATEMENT_TOKENS, StatementTooLong,
+    _check_nesting, comments_of, decode_source, read_source,
 )
 from .syntax_errors import describe_syntax_error
 
 MAX_TREE_DEPTH = 120
-MAX_STATEMENT_TOKENS = 20_000  # words and symbols in one statement, declaration or table row
 
 GRAMMAR_FILE = Path(__file__).with_name("rules.lark")
 
@@ -32,17 +32,15 @@ GRAMMAR_FILE = Path(__file__).with_name("rules.lark")
 _WORD = re.compile(r"\w+")
 
 
-class _StatementTooLong(Exception):
-    def __init__(self, tok):
-        self.tok = tok
-
-
 class _BracketNewlines:
     """Newlines end statements, except inside ( ) and [ ] where an expression may span lines.
 
     It also keeps keywords whole: where only keywords are expected, the lexer would read `setx`
     as `set x`; a keyword glued to the letters after it becomes one NAME, so the parser reports
-    `setx` itself. `text` is the source being parsed (set before each parse)."""
+    `setx` itself. `text` is the source being parsed (set before each parse).
+
+    This is Lark's post-lexer, for Lark's own parse (`parse_tree`); `parse_text` parses with
+    grammar/lalr.py, whose loop does the same (tests/test_lalr.py compares the two)."""
 
     always_accept = ("_NL",)
     text = ""
@@ -56,7 +54,7 @@ class _BracketNewlines:
         for tok in stream:
             count += 1
             if count > MAX_STATEMENT_TOKENS:
-                raise _StatementTooLong(tok)
+                raise StatementTooLong(tok)
             kind = tok.type
             end = tok.end_pos
             if tok.start_pos < skip_to:
@@ -107,31 +105,17 @@ def _lark() -> Lark:
 
 @lru_cache(maxsize=1)
 def tree_parser() -> Lark:
-    """Lark on its own, building its parse tree (what the benchmarks compare `check` with)."""
+    """Lark on its own, building its parse tree: the analysis grammar/lalr.py takes its tables
+    from, and what tools, tests and the benchmarks compare `parse_text` with."""
     return _lark()
 
 
 _BUILD = InlineBuild()
 
 
-@lru_cache(maxsize=1)
-def lark_parser() -> Lark:
-    """The parser of `parse_text`: Lark's LALR tables, with callbacks that build the AST as each
-    rule is reduced, so no parse tree is built and walked again."""
-    parser = _lark()
-    callbacks = parser.parser.parser.parser.callbacks  # the dict the LALR parser reduces with
-    rules = [rule for rule in callbacks if not isinstance(rule, str)]
-    if not rules or set(rules) != set(parser.rules):
-        raise RuntimeError("this version of Lark keeps its parser's callbacks elsewhere")
-    callbacks.update(_BUILD.callbacks(rules))
-    return parser
-
-
 def _parse(text: str, start: str):
     """Parse and build: the AST of `text` (raises Lark's error, else the first build error)."""
-    parser = lark_parser()
-    parser.options.postlex.text = text
-    return _BUILD.parse(parser, text, start)
+    return _BUILD.parse(text, start)
 
 
 def parse_tree(text: str, start: str = "start"):
@@ -145,7 +129,8 @@ def parse_tree(text: str, start: str = "start"):
 
 
 def _deepest(node) -> tuple[int, A.Node]:
-    """Nesting depth of the tree and its deepest node (iteratively: it may be very deep)."""
+    """Nesting depth of the tree and its deepest node (iteratively: it may be very deep); only
+    for a tree too deep, where the depth alone is `A.nesting_depth`."""
     best, where = 0, node
     stack = [(node, 1)]
     Node = A.Node
@@ -182,7 +167,7 @@ def _parse_program(text: str, name: str) -> A.Program:
     except RecursionError:
         raise DiagnosticError([Diagnostic("E0007", "the file is nested too deeply to read",
                                           file=name, hint="split deep expressions with `let`")])
-    except _StatementTooLong as e:
+    except StatementTooLong as e:
         raise DiagnosticError([Diagnostic(
             "E0007", f"a statement longer than {MAX_STATEMENT_TOKENS:,} words and symbols",
             file=name, line=e.tok.line, column=e.tok.column,
@@ -200,8 +185,8 @@ def _parse_program(text: str, name: str) -> A.Program:
             file=name, hint="please report this with the file that caused it")])
     finally:
         READING.reset(reading)
-    depth, deepest = _deepest(prog)
-    if depth > MAX_TREE_DEPTH:
+    if A.nesting_depth(prog) > MAX_TREE_DEPTH:
+        depth, deepest = _deepest(prog)
         raise DiagnosticError([Diagnostic(
             "E0007", f"the rules are nested more than {MAX_TREE_DEPTH} levels deep", file=name,
             line=deepest.span.line, column=deepest.span.column,

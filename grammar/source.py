@@ -13,6 +13,14 @@ from ..validator.diagnostics import Diagnostic, DiagnosticError
 
 MAX_FILE_BYTES = 1_000_000
 MAX_NESTING = 64
+MAX_STATEMENT_TOKENS = 20_000  # words and symbols in one statement, declaration or table row
+
+
+class StatementTooLong(Exception):
+    """Raised by the parser at the token past MAX_STATEMENT_TOKENS."""
+
+    def __init__(self, tok):
+        self.tok = tok
 
 
 def path_kind(path: str | Path) -> str | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -17,7 +18,33 @@ INTERNAL_ERROR = "E0999"
 
 
 class _GuardedGroup(click.Group):
-    """Turns an unexpected exception into a one-line internal-error diagnostic, not a traceback."""
+    """Turns an unexpected exception into a one-line internal-error diagnostic, not a traceback;
+    finds the commands of other modules when they are asked for (`_ELSEWHERE`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *_ELSEWHERE})
+
+    def get_command(self, ctx: click.Context, name: str):
+        if name not in self.commands and name in _ELSEWHERE:
+            import importlib
+
+            module, attribute = _ELSEWHERE[name]
+            try:
+                found = importlib.import_module(f".{module}", __package__)
+            except ImportError:
+                if module not in _OPTIONAL:
+                    raise
+                return None
+            self.add_command(getattr(found, attribute), name)
+        return super().get_command(ctx, name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand:  # "did you mean": among every command
+            for name in _ELSEWHERE:
+                self.get_command(ctx, name)
+            return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -133,7 +160,8 @@ def check(paths: tuple[str, ...], fmt: str, assumptions: bool, select: tuple[str
     wrong = bad_selectors(select_codes, ignore_codes)
     if wrong:
         raise click.UsageError("; ".join(wrong))
-    result = lint_paths(list(paths), select_codes, ignore_codes)
+    with _few_collections():
+        result = lint_paths(list(paths), select_codes, ignore_codes)
     if result.config_problems:  # a configuration that cannot be used is a usage error
         _report(result.config_problems, "text", err=True)
         sys.exit(2)
@@ -150,6 +178,35 @@ def check(paths: tuple[str, ...], fmt: str, assumptions: bool, select: tuple[str
         click.echo()
         click.echo(_assumptions_text(found))
     sys.exit(1 if _has_errors(diagnostics) else 0)
+
+
+@contextmanager
+def _few_collections():
+    """Python's collector of reference cycles, run rarely while a check runs.
+
+    A check keeps the tree of every file it reads until it ends (tens of thousands of objects
+    per file, none of them garbage), and the collector walks every new object at least once,
+    the old ones again at each full collection: a third of a cold check of rulesets/. During
+    the check it runs once a million objects more are alive, never over all of them: cycles
+    that die (a caught exception and its frames) are still freed, a little later, and what
+    outlives the check is freed by the next full collection after it."""
+    import gc
+
+    young, middle, old = gc.get_threshold()
+    if young:  # (0: the collector is off, and stays off)
+        gc.set_threshold(max(young, _MANY), middle, _NEVER)
+    try:
+        yield
+    finally:
+        # What the check made joins the old objects without a walk: with the thresholds put
+        # back, the next collection of young objects would otherwise walk it all at once.
+        gc.freeze()
+        gc.unfreeze()
+        gc.set_threshold(young, middle, old)
+
+
+_MANY = 1_000_000  # new objects alive before the young ones are collected
+_NEVER = 2 ** 30  # collections of the middle generation before a full one
 
 
 def _empty_folders(targets) -> list:
@@ -267,29 +324,17 @@ def fmt(targets: tuple[str, ...], check_only: bool, write: bool) -> None:
     sys.exit(1 if problems or (check_only and changed) else 0)
 
 
-from .cli_lsp import lsp  # noqa: E402 - the language server (the `lsp` extra)
-
-main.add_command(lsp)
-
-
-# ------------------------------------------------------------------- game commands (lead)
-try:
-    from .cli_game import register
-except ImportError:
-    register = None
-if register:
-    register(main)
-
-from .cli_lint import explain  # noqa: E402  (the command is defined beside the CI renderings)
-
-main.add_command(explain)
-
-from .cli_docs import register as _register_docs  # noqa: E402  (`rulebook docs`)
-_register_docs(main)
-
-from .cli_serve import serve  # noqa: E402  (the table in the browser: docs/web.md)
-main.add_command(serve)
-
-from .cli_report import compare  # noqa: E402  (the group is defined above)
-
-main.add_command(compare)
+# ------------------------------------------------------- commands written in other modules
+# Imported when one of them is asked for (or `--help` lists them): `check` and `fmt` need none.
+# name -> (module, command); a module that cannot be imported for want of an extra's package
+# leaves its commands out, as the game commands always did.
+_ELSEWHERE = {
+    "lsp": ("cli_lsp", "lsp"),  # the language server (the `lsp` extra)
+    "play": ("cli_game", "play"), "simulate": ("cli_game", "simulate"),  # game commands
+    "test": ("cli_game", "test_cmd"), "replay": ("cli_game", "replay"),
+    "explain": ("cli_lint", "explain"),  # defined beside the CI renderings
+    "docs": ("cli_docs", "docs"),
+    "serve": ("cli_serve", "serve"),  # the table in the browser: docs/web.md
+    "compare": ("cli_report", "compare"),
+}
+_OPTIONAL = ("cli_game",)  # modules whose ImportError leaves their commands out

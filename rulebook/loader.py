@@ -11,6 +11,7 @@ import difflib
 import os
 import re
 import typing
+import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -265,15 +266,23 @@ def parse_cached(path: str) -> tuple[str, A.Program]:
     return text, program
 
 
+_PARSED_ONCE = "parsed once"  # a cache entry's value: the text's tree is kept when parsed again
+
+
 def _parse_with_disk_cache(text: str, path: str) -> A.Program:
-    """Parse, or take the tree this exact text produced before (grammar/cache.py)."""
+    """Parse, or take the tree this exact text produced before (grammar/cache.py).
+
+    A tree is kept from the second parse of its text on: writing it costs about a third of the
+    parse, and the text of a file being edited changes between parses, so its trees would never
+    be read back. Until then the entry only says that the text was parsed."""
     from .grammar import cache
 
     key = cache.key_of(text + "\0" + path, "parse")  # spans and messages name the file
-    program = cache.load(key)
-    if not isinstance(program, A.Program):
-        program = parse_text(text, path)
-        cache.store(key, program)
+    found = cache.load(key)
+    if isinstance(found, A.Program):
+        return found
+    program = parse_text(text, path)
+    cache.store(key, program if found == _PARSED_ONCE else _PARSED_ONCE)
     return program
 
 
@@ -551,7 +560,8 @@ class _Merger:
         if patch.mode == "override" and not self.claim(("step", patch.step), file, patch):
             return
         patcher = _StepPatcher(patch)
-        self.declarations = [patcher.node(d) for d in self.declarations]
+        self.declarations = [patcher.node(d) if patch.step in _steps_in(d) else d
+                             for d in self.declarations]
         if patcher.hits == 0:
             names = sorted({n.name for d in self.declarations for n in walk(d)
                             if isinstance(n, A.Step)})
@@ -562,6 +572,24 @@ class _Merger:
             self._error("E0507", f"no `step {patch.step}` in the game for "
                         f"`{patch.mode} step {patch.step}`",
                         file, patch, hint=hint)
+
+
+# id(declaration) -> (a weak reference to it, the names of the steps written in it). Parsed trees
+# are never changed, and a game's declarations are shared by the merges of its variants: each
+# is looked through once, not once for each step patch of each merge.
+_STEPS_IN: dict[int, tuple[weakref.ref, frozenset[str]]] = {}
+
+
+def _steps_in(decl) -> frozenset[str]:
+    """The names of the steps anywhere in `decl` (a patch passes over a declaration without its
+    step: it would come back unchanged)."""
+    known = _STEPS_IN.get(id(decl))
+    if known is None or known[0]() is not decl:
+        key = id(decl)
+        names = frozenset(n.name for n in walk(decl) if isinstance(n, A.Step))
+        known = _STEPS_IN[key] = (weakref.ref(decl, lambda _, key=key: _STEPS_IN.pop(key, None)),
+                                  names)
+    return known[1]
 
 
 @lru_cache(maxsize=None)

@@ -21,7 +21,7 @@ from rulebook.grammar import ast as A
 from rulebook.grammar.formatter import format_expression, format_program, format_source
 from rulebook.grammar.parser import (
     comments_of,
-    lark_parser,
+    tree_parser,
     parse_expression,
     parse_text,
 )
@@ -42,7 +42,7 @@ def dump(node) -> dict:
 
 def _keywords() -> set[str]:
     words = set()
-    for terminal in lark_parser().terminals:
+    for terminal in tree_parser().terminals:
         if terminal.name in ("STRING", "NAME", "INT", "COMMENT", "_NL", "WS_INLINE", "LINE_CONT"):
             continue  # texts, names and spacing: their patterns hold no keywords
         if terminal.pattern.type == "str":

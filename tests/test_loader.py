@@ -388,3 +388,20 @@ def test_a_game_file_cannot_override(tmp_path):
     with pytest.raises(DiagnosticError) as e:
         load_ruleset(game)
     assert codes(e) == [("E0510", GAME.count("\n") + 1)]
+
+
+def test_the_steps_of_a_declaration_are_found_once_and_forgotten_with_it():
+    import gc
+
+    from rulebook import loader
+    from rulebook.grammar.parser import parse_text
+
+    program = parse_text('game "G" {\n    players 2\n}\nprocedure p() {\n    step a {\n'
+                         '        step b {\n            pass\n        }\n    }\n}\n', "g.rules")
+    decl = program.declarations[0]
+    assert loader._steps_in(decl) == {"a", "b"}
+    key = id(decl)
+    assert loader._STEPS_IN[key][0]() is decl
+    del decl, program
+    gc.collect()
+    assert key not in loader._STEPS_IN

@@ -155,7 +155,7 @@ def list_assumptions(paths) -> list[dict]:
         except DiagnosticError:
             continue  # `check` reports why the file cannot be read
         for node in walk(program):
-            meta = getattr(node, "meta", None)
+            meta = node.__dict__.get("meta")  # (getattr asks pydantic for a node without one)
             if meta is None or meta.assumed is None:
                 continue
             out.append({"file": f, "line": node.span.line if node.span else None,

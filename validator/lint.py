@@ -61,15 +61,17 @@ def bad_selectors(select, ignore) -> list[str]:
 def lint_paths(paths, select=None, ignore=None) -> LintResult:
     """Check ``paths`` and apply the lint configuration; ``select``/``ignore`` (from the command
     line) replace the configuration's own lists when given."""
+    from .lint_walk import remembering_walks
     from .suppress import apply_suppressions
 
     files, _ = expand_paths(paths)
-    checked, count = check_paths(paths)
-    out = LintResult(sources=dict(checked.sources), checked=count)
-    known = known_codes()
-    configs = _Configs(known, out.config_problems)
-    diagnostics = list(checked.diagnostics)
-    diagnostics.extend(_cite_warnings(files, checked, configs, out.sources))
+    with remembering_walks():
+        checked, count = check_paths(paths)
+        out = LintResult(sources=dict(checked.sources), checked=count)
+        known = known_codes()
+        configs = _Configs(known, out.config_problems)
+        diagnostics = list(checked.diagnostics)
+        diagnostics.extend(_cite_warnings(files, checked, configs, out.sources))
     diagnostics = _called_elsewhere_dropped(diagnostics)
     diagnostics = apply_suppressions(diagnostics, out.sources, set(files), known)
     out.diagnostics = sorted(

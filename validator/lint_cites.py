@@ -12,7 +12,7 @@ import re
 
 from ..grammar import ast as A
 from .diagnostics import Diagnostic, span_fields
-from .lint_walk import all_nodes
+from .lint_walk import nodes_by_root
 
 CODE = "W0204"
 
@@ -43,8 +43,8 @@ def unlisted_cites(program: A.Program, sections, file: str, text: str = "") -> l
     normal = [_norm(s) for s in sections]
     by_norm = {_norm(s): s for s in sections}
     out = []
-    for node in all_nodes(program):
-        meta = getattr(node, "meta", None)
+    for node in nodes_by_root(program)[0]:
+        meta = node.__dict__.get("meta")  # (getattr asks pydantic for a node without one)
         if not isinstance(meta, A.Meta):
             continue
         for cite in meta.cite:

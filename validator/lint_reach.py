@@ -91,9 +91,18 @@ def _unreached_statements(program: A.Program, nodes: list) -> list[Diagnostic]:
 
 def _blocks(node) -> list[list]:
     """The statement lists directly inside ``node``."""
+    names = _BLOCK_FIELDS.get(node.__class__)
+    if names is None:
+        names = _BLOCK_FIELDS[node.__class__] = tuple(
+            name for name in ("body", "otherwise", "start_over")
+            if name in getattr(node.__class__, "model_fields", {}))
+    if not names:  # (most nodes: expressions)
+        return []
     values = node.__dict__
-    return [values[name] for name in ("body", "otherwise", "start_over")
-            if isinstance(values.get(name), list) and values[name]]
+    return [values[name] for name in names if isinstance(values.get(name), list) and values[name]]
+
+
+_BLOCK_FIELDS: dict[type, tuple[str, ...]] = {}  # a class -> its fields that may hold a block
 
 
 def _what(stmt) -> str:

@@ -107,11 +107,11 @@ class _Values:
 
 def _why_never(option: A.Option, consts: dict) -> str | None:
     values: dict[str, _Values] = {}
-    names: dict[str, str] = {}  # key -> how the expression reads, for the message
+    names: dict[str, object] = {}  # key -> the name or first term read: its words if reported
     for b in option.bindings:
         source = b.source
         if isinstance(source, A.Binary) and source.op == "..":
-            key = _key(A.Name(kind="name", id=b.name))
+            key = _key(A.Name.model_construct(kind="name", id=b.name))
             names[key] = b.name
             low, high = constant(source.left, consts), constant(source.right, consts)
             v = values.setdefault(key, _Values())
@@ -135,11 +135,13 @@ def _why_never(option: A.Option, consts: dict) -> str | None:
         if not _stable(term):
             continue
         key = _key(term)
-        names.setdefault(key, _show(term))
+        names.setdefault(key, term)
         v = values.setdefault(key, _Values())
         v.narrow(op, n, f"{op} {n}")
         if v.empty():
-            return f"`{names[key]}` cannot be {_and(v.said)} at once"
+            shown = names[key]
+            return f"`{shown if isinstance(shown, str) else _show(shown)}` cannot be " \
+                   f"{_and(v.said)} at once"
     return None
 
 
@@ -166,15 +168,9 @@ def _stable(term) -> bool:
 
 def _key(term) -> str:
     """Expressions written alike compare alike: their syntax trees without positions."""
-    return json.dumps(_without_spans(term.model_dump(mode="json")), sort_keys=True)
+    from .schema import plain_tree
 
-
-def _without_spans(value):
-    if isinstance(value, dict):
-        return {k: _without_spans(v) for k, v in value.items() if k != "span"}
-    if isinstance(value, list):
-        return [_without_spans(v) for v in value]
-    return value
+    return json.dumps(plain_tree(term), sort_keys=True)
 
 
 def _show(term) -> str:

@@ -199,20 +199,57 @@ def instance_of(program) -> dict:
 
 def plain_tree(value, leave_out: tuple[str, ...] = ("span",)):
     """A node as plain data, without the fields named in `leave_out` nor default values."""
-    from pydantic import BaseModel
+    return _Plain(leave_out).tree(value, 1)
 
-    if isinstance(value, BaseModel):
-        out = {}
-        for name, required, default in _fields_of(type(value)):
-            item = getattr(value, name, None)
-            if name in leave_out or (not required and (
-                    item is None if default is None else _is_default(item, default))):
-                continue
-            out[name] = plain_tree(item, leave_out)
-        return out
-    if isinstance(value, (list, tuple)):
-        return [plain_tree(item, leave_out) for item in value]
-    return value
+
+_LEAF_TYPES = (str, int, bool, float, type(None))
+_LISTS = (list, tuple)
+
+
+class _Plain:
+    """`plain_tree` of one `leave_out`; `depth` is the deepest nesting of dicts and lists made."""
+
+    _plans: dict[tuple, dict[type, tuple]] = {}
+
+    def __init__(self, leave_out: tuple[str, ...]):
+        self.leave_out = leave_out
+        self.plans = self._plans.setdefault(tuple(leave_out), {})
+        self.depth = 0
+
+    def tree(self, value, depth: int):
+        cls = value.__class__
+        if cls in _LEAF_TYPES:
+            return value
+        plan = self.plans.get(cls)
+        if plan is None:
+            plan = self._plan(cls)
+        if depth > self.depth:
+            self.depth = depth
+        if plan is _LISTS:
+            return [self.tree(item, depth + 1) for item in value]
+        if plan is not _LEAF_TYPES:
+            out = {}
+            fields = value.__dict__
+            for name, required, default in plan:
+                item = fields.get(name)
+                if not required and (item is None if default is None
+                                     else _is_default(item, default)):
+                    continue
+                out[name] = self.tree(item, depth + 1)
+            return out
+        return value
+
+    def _plan(self, cls):
+        from pydantic import BaseModel
+
+        if issubclass(cls, BaseModel):
+            plan = tuple(f for f in _fields_of(cls) if f[0] not in self.leave_out)
+        elif issubclass(cls, _LISTS):
+            plan = _LISTS
+        else:
+            plan = _LEAF_TYPES
+        self.plans[cls] = plan
+        return plan
 
 
 @lru_cache(maxsize=None)
@@ -289,9 +326,12 @@ def _nested_deeper_than(document, limit: int) -> bool:
 
 def validate_instance(instance) -> list:
     """jsonschema errors for a plain JSON document (such as ``rulebook parse`` output)."""
+    return _errors(instance, _nested_deeper_than(instance, FAST_MAX_DEPTH))
+
+
+def _errors(instance, too_deep: bool) -> list:
     try:
-        if not _nested_deeper_than(instance, FAST_MAX_DEPTH) \
-                and _fast_validator().is_valid(instance):
+        if not too_deep and _fast_validator().is_valid(instance):
             return []
     except (ValueError, RecursionError):  # a document the fast path cannot read: walk it
         pass
@@ -302,7 +342,9 @@ def validate_program(program, file: str) -> list[Diagnostic]:
     """Check a parsed program against the committed schema; an empty list means it conforms."""
     try:
         with _recursion_limit(VALIDATION_RECURSION_LIMIT):
-            errors = validate_instance(instance_of(program))
+            plain = _Plain(("span",))
+            instance = plain.tree(program, 1)
+            errors = _errors(instance, plain.depth > FAST_MAX_DEPTH)
     except RecursionError:
         return [Diagnostic("E0601", "the syntax tree is nested too deeply to validate", file=file,
                            line=1, column=1, hint="split deep expressions with `let` or `define`")]

@@ -183,6 +183,9 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean `{close[0]}`?" if close else None
 
 
+_EXPRESSIONS: dict[str, object] = {}  # an expression's kind -> the _Checker method for it
+
+
 class _Checker:
     def __init__(self, program: A.Program):
         self.program = program
@@ -1151,7 +1154,10 @@ class _Checker:
     # ------------------------------------------------------------------- expressions
     def expr(self, e, env: dict[str, Ty]) -> Ty:
         """The type of an expression, reporting what is certainly wrong inside it."""
-        return getattr(self, "ex_" + e.kind)(e, env)
+        method = _EXPRESSIONS.get(e.kind)
+        if method is None:  # found once per kind, not looked up for every expression
+            method = _EXPRESSIONS[e.kind] = getattr(_Checker, "ex_" + e.kind)
+        return method(self, e, env)
 
     def target(self, e, env) -> Ty:
         """The type of something being changed (a variable, field or cell); not a read."""
