@@ -5,7 +5,7 @@ import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 from ..validator.diagnostics import DiagnosticError
 from .agents import agent_seed, agents_for, play_out  # noqa: F401 - agent_seed: kept importable here
@@ -68,6 +68,29 @@ def _work(args) -> list[GameRecord]:
             for i in range(first, last)]
 
 
+def batch_spans(games: int, workers: int) -> list[tuple[int, int]]:
+    """Games 0..games-1 as (first, last) batches: small enough to share out evenly among
+    `workers` and show progress, large enough that sending one costs little next to playing it."""
+    size = max(1, min(50, games // (workers * 8) or 1))
+    return [(s, min(games, s + size)) for s in range(0, games, size)]
+
+
+def run_in_processes(jobs: int, work: Callable, arg_sets: Iterable[tuple],
+                     initializer: Callable | None = None, initargs: tuple = ()) -> Iterator:
+    """`work(*args)` for each of `arg_sets` in `jobs` worker processes, yielded in the order
+    given. Only a few per worker are submitted ahead, never all of them at once, so that a long
+    run holds little in memory."""
+    with ProcessPoolExecutor(max_workers=jobs, initializer=initializer,
+                             initargs=initargs) as pool:
+        waiting: deque = deque()
+        for args in arg_sets:
+            waiting.append(pool.submit(work, *args))
+            while len(waiting) > 4 * jobs or (waiting and waiting[0].done()):
+                yield waiting.popleft().result()
+        while waiting:
+            yield waiting.popleft().result()
+
+
 def simulate(rules: Rules, loader: Callable[[], Rules], games: int, players: int | None,
              seed: int, jobs: int = 1, agent: str = "random",
              progress: Callable[[int], None] | None = None,
@@ -82,24 +105,13 @@ def simulate(rules: Rules, loader: Callable[[], Rules], games: int, players: int
             if progress:
                 progress(1)
     else:
-        chunk = max(1, min(50, games // (jobs * 4) or 1))
-        batches = ((players, s, min(games, s + chunk), seed, agent, invariants)
-                   for s in range(0, games, chunk))
-        with ProcessPoolExecutor(max_workers=min(jobs, games), initializer=_init_worker,
-                                 initargs=(loader, limits)) as pool:
-            waiting: deque = deque()  # a few batches ahead per worker, never all of them at once
-            for args in batches:
-                waiting.append(pool.submit(_work, args))
-                while len(waiting) > 4 * jobs or (waiting and waiting[0].done()):
-                    batch = waiting.popleft().result()
-                    records.extend(batch)
-                    if progress:
-                        progress(len(batch))
-            for future in waiting:
-                batch = future.result()
-                records.extend(batch)
-                if progress:
-                    progress(len(batch))
+        spans = batch_spans(games, jobs)
+        arg_sets = [((players, first, last, seed, agent, invariants),) for first, last in spans]
+        for batch in run_in_processes(min(jobs, len(spans)), _work, arg_sets,
+                                      _init_worker, (loader, limits)):
+            records.extend(batch)
+            if progress:
+                progress(len(batch))
     records.sort(key=lambda r: r.index)
     return records, time.perf_counter() - start
 

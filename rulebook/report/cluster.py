@@ -12,7 +12,8 @@ from pathlib import Path
 from ..interpreter.state import Limits
 from ..validator.diagnostics import Diagnostic, DiagnosticError
 from .results import GameResult, Setting
-from .runner import Progress, batch_size, batches, run_batch
+from ..interpreter.simulate import batch_spans
+from .runner import Progress, run_batch
 
 RETRIES = 3
 PROFILE_OFF = {"distributed.worker.profile.enabled": False}
@@ -85,7 +86,7 @@ def _run(client, setting, games, seed, limits, progress) -> tuple[list[GameResul
     setting = _for_workers(setting)
     n = max(1, len(client.scheduler_info().get("workers", {})))
     ahead = 4 * n
-    pending = iter(batches(games, batch_size(games, n)))
+    pending = iter(batch_spans(games, n))
     running = distributed.as_completed()
 
     def submit_next() -> bool:

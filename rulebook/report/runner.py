@@ -7,11 +7,9 @@ between batches)."""
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 
-from ..interpreter.simulate import play_one
+from ..interpreter.simulate import batch_spans, play_one, run_in_processes
 from ..interpreter.state import Limits
 from .results import GameResult, Setting, SimulationResults
 from .watch import MAX_KEPT_DECISIONS, GameWatch
@@ -52,16 +50,6 @@ def run_batch(setting: Setting, first: int, last: int, seed: int,
     return [play_watched(rules, setting, i, seed + i, limits) for i in range(first, last)]
 
 
-def batches(games: int, size: int) -> list[tuple[int, int]]:
-    return [(s, min(games, s + size)) for s in range(0, games, size)]
-
-
-def batch_size(games: int, workers: int) -> int:
-    """Batches small enough to share out evenly and show progress, large enough that sending
-    them costs little next to playing them."""
-    return max(1, min(50, games // (workers * 8) or 1))
-
-
 def simulate(setting: Setting, games: int, seed: int = 0, jobs: int = 1,
              cluster: str | None = None, limits: Limits | None = None,
              progress: Progress | None = None) -> SimulationResults:
@@ -94,14 +82,9 @@ def _run_here(rules, setting, games, seed, limits, progress) -> Iterator[GameRes
 
 def _run_in_processes(setting, games, seed, jobs, limits, progress) -> list[GameResult]:
     found: list[GameResult] = []
-    with ProcessPoolExecutor(max_workers=min(jobs, games)) as pool:
-        waiting: deque = deque()  # a few batches ahead per worker, never all of them at once
-        for first, last in batches(games, batch_size(games, jobs)):
-            waiting.append(pool.submit(run_batch, setting, first, last, seed, limits))
-            while len(waiting) > 4 * jobs or (waiting and waiting[0].done()):
-                _take(waiting.popleft().result(), found, progress)
-        for future in waiting:
-            _take(future.result(), found, progress)
+    arg_sets = [(setting, first, last, seed, limits) for first, last in batch_spans(games, jobs)]
+    for batch in run_in_processes(min(jobs, games), run_batch, arg_sets):
+        _take(batch, found, progress)
     return found
 
 
