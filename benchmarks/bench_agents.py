@@ -7,7 +7,8 @@ The searching seat moves round the table from game to game (game i: seat i mod p
 the other seats are random bots. A game shared by k winners counts 1/k. Prints, per ruleset, the
 searching seat's win rate with a 95% Wilson interval and the time its decisions took (mean,
 median, 90th percentile, longest); `--profile` prints where the time of a decision goes. Prints
-figures; asserts nothing. Game i is played from seed `seed + i` and its bots are seeded from
+figures; asserts nothing. `--budget SECONDS` ends a long run early with the figures of the games
+played so far (the first n, so the same as a run of `--games n`). Game i is played from seed `seed + i` and its bots are seeded from
 `seed` and i alone, so results do not depend on `--jobs`.
 """
 from __future__ import annotations
@@ -64,7 +65,8 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def win_rates(ruleset: str, players: int, games: int, iterations: int, seed: int,
-              jobs: int, depth: int | None, quiet: bool = False) -> None:
+              jobs: int, depth: int | None, quiet: bool = False,
+              budget: float | None = None) -> None:
     jobs_args = [(ruleset, players, seed, i, iterations, depth) for i in range(games)]
     start = time.perf_counter()
     results = []
@@ -76,9 +78,14 @@ def win_rates(ruleset: str, players: int, games: int, iterations: int, seed: int
                 won = sum(r[0] for r in results)
                 print(f"  {ruleset} game {len(results)}: searcher's share {result[0]:g}; "
                       f"{won:g} of {len(results)} so far", flush=True)
+            if budget is not None and time.perf_counter() - start > budget:
+                break  # games 1..n: the figures stay those of a run of n games
     finally:
         if pool:
-            pool.shutdown()
+            pool.shutdown(cancel_futures=True)
+    if len(results) < games:
+        print(f"  stopped by --budget after {len(results)} of {games} games")
+    games = len(results)
     wins = sum(r[0] for r in results)
     times = sorted(t for r in results for t in r[1])
     lo, hi = wilson(wins, games)
@@ -160,6 +167,8 @@ def main() -> None:
                    help="random decisions per rollout before projected scores value the "
                    "position (default: rollouts play to the end of the game)")
     p.add_argument("--quiet", action="store_true", help="no line per game")
+    p.add_argument("--budget", type=float, default=None, metavar="SECONDS",
+                   help="stop starting games after this long and report the games played")
     a = p.parse_args()
     if a.games < 1 or a.iterations < 1 or a.jobs < 1 or a.decisions < 1 \
             or (a.rollout_depth is not None and a.rollout_depth < 0):
@@ -170,7 +179,7 @@ def main() -> None:
         return
     for ruleset in a.ruleset or ["liqueur", "beverage"]:
         win_rates(ruleset, a.players, a.games, a.iterations, a.seed, a.jobs, a.rollout_depth,
-                  a.quiet)
+                  a.quiet, a.budget)
 
 
 if __name__ == "__main__":
