@@ -1,6 +1,7 @@
 """The commands that run games: play, simulate, test, replay (registered on the `rulebook` group)."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import sys
@@ -121,6 +122,23 @@ def _clear_for_hand_over() -> None:
     click.echo("\n" * 40)
 
 
+SEARCHING_KINDS = ("mcts", "ismcts")  # bots that take seconds over a decision
+
+
+@contextlib.contextmanager
+def _thinking(seat: int, kind: str, shown: bool):
+    """While a searching bot decides, a person at a terminal sees that it is thinking (the line
+    is wiped once it has decided; its decision is in the next view's events)."""
+    shown = shown and kind.split(":")[0] in SEARCHING_KINDS and sys.stdout.isatty()
+    if shown:
+        click.echo(f"player {seat} ({kind}) is thinking...", nl=False)
+    try:
+        yield
+    finally:
+        if shown:
+            click.echo("\r\x1b[K", nl=False, color=True)
+
+
 class _SaveTarget:
     """Where `s` and `q` save. Play never writes over a file it did not load or write in this
     run without asking first."""
@@ -238,8 +256,11 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
             except click.Abort:
                 return
             screen_owner = seat
-        choice = agent.decide(view(game, seat), options) if human \
-            else decide(agent, game, seat, options)
+        if human:
+            choice = agent.decide(view(game, seat), options)
+        else:
+            with _thinking(seat, kinds.get(seat, "random"), shown=bool(people)):
+                choice = decide(agent, game, seat, options)
         if choice == "!undo":
             last = game.history[-1] if game.history else None
             if last is None or last.get("player") != seat:

@@ -143,3 +143,16 @@ def test_labels_that_overrun_their_budget_end_play_with_a_located_diagnostic():
     assert result.exit_code == 1
     assert "error[E0301]" in result.output and "E0999" not in result.output
     assert "option_labels_holes_each.rules:8:" in result.output
+
+
+def test_a_person_at_a_terminal_sees_a_searching_bot_think(monkeypatch, capsys):
+    from rulebook import cli_game
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    with cli_game._thinking(2, "ismcts:100", shown=True):
+        assert capsys.readouterr().out == "player 2 (ismcts:100) is thinking..."
+    assert capsys.readouterr().out == "\r\x1b[K"  # wiped once it has decided
+    for seat, kind, shown in [(2, "random", True), (2, "ismcts", False)]:
+        with cli_game._thinking(seat, kind, shown):
+            pass
+        assert capsys.readouterr().out == ""  # a quick bot, or nobody watching: nothing shown
