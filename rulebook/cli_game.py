@@ -122,14 +122,14 @@ def _clear_for_hand_over() -> None:
     click.echo("\n" * 40)
 
 
-SEARCHING_KINDS = ("mcts", "ismcts")  # bots that take seconds over a decision
-
-
 @contextlib.contextmanager
 def _thinking(seat: int, kind: str, shown: bool):
     """While a searching bot decides, a person at a terminal sees that it is thinking (the line
-    is wiped once it has decided; its decision is in the next view's events)."""
-    shown = shown and kind.split(":")[0] in SEARCHING_KINDS and sys.stdout.isatty()
+    is wiped once it has decided; its decision is in the next view's events). `kind` was
+    checked by `parse_agent` when the seats were read."""
+    from .interpreter.agents import SEARCH_KINDS, parse_agent
+
+    shown = shown and parse_agent(kind)[0] in SEARCH_KINDS and sys.stdout.isatty()
     if shown:
         click.echo(f"player {seat} ({kind}) is thinking...", nl=False)
     try:
