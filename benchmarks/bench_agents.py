@@ -8,8 +8,10 @@ the other seats are random bots. A game shared by k winners counts 1/k. Prints, 
 searching seat's win rate with a 95% Wilson interval and the time its decisions took (mean,
 median, 90th percentile, longest); `--profile` prints where the time of a decision goes. Prints
 figures; asserts nothing. `--budget SECONDS` ends a long run early with the figures of the games
-played so far (the first n, so the same as a run of `--games n`). Game i is played from seed `seed + i` and its bots are seeded from
-`seed` and i alone, so results do not depend on `--jobs`.
+played so far (the first n, so the same as a run of `--games n`). Game i is played from seed
+`seed + i` and its bots are seeded from `seed` and i alone, so results do not depend on `--jobs`,
+and `--start K` plays games K to `--games` alone: the same games as in a run from game 1, so a
+long run can be split across machines or days and its win counts added.
 """
 from __future__ import annotations
 
@@ -66,8 +68,9 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def win_rates(ruleset: str, players: int, games: int, iterations: int, seed: int,
               jobs: int, depth: int | None, quiet: bool = False,
-              budget: float | None = None) -> None:
-    jobs_args = [(ruleset, players, seed, i, iterations, depth) for i in range(games)]
+              budget: float | None = None, start_at: int = 1) -> None:
+    jobs_args = [(ruleset, players, seed, i, iterations, depth)
+                 for i in range(start_at - 1, games)]
     start = time.perf_counter()
     results = []
     pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
@@ -76,22 +79,23 @@ def win_rates(ruleset: str, players: int, games: int, iterations: int, seed: int
             results.append(result)  # in the games' order, whatever finished first
             if not quiet:
                 won = sum(r[0] for r in results)
-                print(f"  {ruleset} game {len(results)}: searcher's share {result[0]:g}; "
-                      f"{won:g} of {len(results)} so far", flush=True)
+                print(f"  {ruleset} game {start_at - 1 + len(results)}: searcher's share "
+                      f"{result[0]:g}; {won:g} of {len(results)} so far", flush=True)
             if budget is not None and time.perf_counter() - start > budget:
                 break  # games 1..n: the figures stay those of a run of n games
     finally:
         if pool:
             pool.shutdown(cancel_futures=True)
-    if len(results) < games:
-        print(f"  stopped by --budget after {len(results)} of {games} games")
+    if len(results) < len(jobs_args):
+        print(f"  stopped by --budget after {len(results)} of {len(jobs_args)} games")
     games = len(results)
+    played = "" if start_at == 1 else f" (games {start_at} to {start_at - 1 + games})"
     wins = sum(r[0] for r in results)
     times = sorted(t for r in results for t in r[1])
     lo, hi = wilson(wins, games)
     rollouts = "to the end" if depth is None else f"of {depth} decisions"
     print(f"{ruleset}, {players} players, IS-MCTS {iterations} iterations (rollouts {rollouts}) "
-          f"vs random: won {wins:g} of {games} games = {wins / games:.1%} (95% CI {lo:.1%} to "
+          f"vs random: won {wins:g} of {games} games{played} = {wins / games:.1%} (95% CI {lo:.1%} to "
           f"{hi:.1%}; a random seat wins {1 / players:.1%}); {time.perf_counter() - start:.0f} s "
           "in all")
     if times:
@@ -169,17 +173,21 @@ def main() -> None:
     p.add_argument("--quiet", action="store_true", help="no line per game")
     p.add_argument("--budget", type=float, default=None, metavar="SECONDS",
                    help="stop starting games after this long and report the games played")
+    p.add_argument("--start", type=int, default=1, metavar="K",
+                   help="play games K to --games only (the same games as in a whole run)")
     a = p.parse_args()
     if a.games < 1 or a.iterations < 1 or a.jobs < 1 or a.decisions < 1 \
             or (a.rollout_depth is not None and a.rollout_depth < 0):
         p.error("--games, --iterations, --jobs and --decisions must be at least 1, "
                 "--rollout-depth at least 0")
+    if not 1 <= a.start <= a.games:
+        p.error("--start must be between 1 and --games")
     if a.profile:
         profile(a.profile, a.players, a.decisions, a.iterations, a.seed, a.rollout_depth)
         return
     for ruleset in a.ruleset or ["liqueur", "beverage"]:
         win_rates(ruleset, a.players, a.games, a.iterations, a.seed, a.jobs, a.rollout_depth,
-                  a.quiet, a.budget)
+                  a.quiet, a.budget, a.start)
 
 
 if __name__ == "__main__":
