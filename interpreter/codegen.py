@@ -85,6 +85,13 @@ class Function:
         # Variables read once at the start (the state stands still while an expression is
         # worked out): (dict, name) -> the local holding `dict.get(name, _M)`.
         self.reads: dict[tuple[str, str], str] = {}
+        self.hoist_as: dict[str, str] = {}  # a hoist worked out otherwise in this function
+        # Locals whose values are known from the code that set them, so their types need no
+        # test: numbers (a count, a size, a difference, a number of a range), players (an
+        # element of the players), the list of the players.
+        self.ints: set[str] = set()
+        self.seats: set[str] = set()
+        self.seat_lists: set[str] = set()
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -122,7 +129,7 @@ class Function:
 
     def use(self, name: str) -> str:
         """A value read once at the start of the function (the state, its globals, ...)."""
-        self.hoists[name] = _HOISTS[name]
+        self.hoists[name] = self.hoist_as.get(name) or _HOISTS[name]
         return name
 
     def read(self, where: str, name: str) -> str:
@@ -307,7 +314,8 @@ class Generator(Statements):
             decl = self.rules.defines[name]
             params = [f"a{i}" for i in range(len(decl.params))]
             fn = Function(self, fname, ", ".join(["m", "node", *params]), "_E")
-            fn.depth_fixed = False
+            # one call deeper than where its first line (the hoists) runs, from then on
+            fn.hoist_as["DEEP"] = "m.depth + 1 >= m.limits.max_depth"
             fn.emit("d = m.depth = m.depth + 1")
             fn.emit("try:")
             with fn.indent():
@@ -448,6 +456,7 @@ class Generator(Statements):
             fn.emit(f"{t} = {shared}" if borrow else f"{t} = list({shared})")
         elif name == "players":
             fn.emit(f"{t} = {fn.use('st')}.seats" if borrow else f"{t} = list({fn.use('st')}.seats)")
+            fn.seat_lists.add(t)
         elif name in _STATE_VALUES:
             fn.emit(f"{t} = {_STATE_VALUES[name].format(st=fn.use('st'))}")
         else:
@@ -483,6 +492,12 @@ class Generator(Statements):
             branch = "elif"
         # the common cases first: a field of a component or structure, a player's variable
         # (whichever the name can be; anything else, and every error, `get_field` tells)
+        if o in fn.seats and branch == "if":  # a player: only a player's variable can be
+            if name in self.rules.player_vars:
+                self._seat_var(fn, o, name, t, at)
+            else:
+                fn.emit(f"{t} = m.get_field({o}, {name!r}, {at})")
+            return t
         if name in self._field_names:
             fn.emit(f"{branch} type({o}) is Item or type({o}) is Struct:")
             with fn.indent():
@@ -492,11 +507,7 @@ class Generator(Statements):
         if name in self.rules.player_vars:
             fn.emit(f"{branch} type({o}) is Seat:")
             with fn.indent():
-                fn.emit(f"{t} = {o}.vars.get({name!r}, _M)")
-                fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
-                if fn.watched:
-                    fn.emit(f"elif {fn.use('W')} is not None: "
-                            f"m.note_read({o}.seat, {name!r}, {t})")
+                self._seat_var(fn, o, name, t, at)
             branch = "elif"
         if branch == "if":
             fn.emit(f"{t} = m.get_field({o}, {name!r}, {at})")
@@ -505,6 +516,14 @@ class Generator(Statements):
         with fn.indent():
             fn.emit(f"{t} = m.get_field({o}, {name!r}, {at})")
         return t
+
+    @staticmethod
+    def _seat_var(fn, o: str, name: str, t: str, at: str) -> None:
+        """`t = ` player `o`'s variable `name`, a read the audited seat is told of."""
+        fn.emit(f"{t} = {o}.vars.get({name!r}, _M)")
+        fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
+        if fn.watched:
+            fn.emit(f"elif {fn.use('W')} is not None: m.note_read({o}.seat, {name!r}, {t})")
 
     def ex_index(self, node, fn, sc):
         at = self.const(node)
@@ -591,21 +610,38 @@ class Generator(Statements):
         a = self.ex(node.left, fn, sc)
         b = self.ex(node.right, fn, sc)
         slow = f"m.binary_values({at}, {a}, {b})"
+        ints = self._ints(fn, node, a, b)
         if op in ("+", "-", "*"):
-            fn.emit(f"if {self._ints(node, a, b)}:")
-            with fn.indent():
+            maxn = fn.use("MAXN")
+            if ints == "True":
                 fn.emit(f"{t} = {a} {op} {b}")
-                maxn = fn.use("MAXN")
-                fn.emit(f"if not -{maxn} <= {t} <= {maxn}: {t} = {slow}")
-            fn.emit("else:")
-            with fn.indent():
-                fn.emit(f"{t} = {slow}")
+                fn.emit(f"if not -{maxn} <= {t} <= {maxn}: {t} = {slow}")  # raises
+            else:
+                fn.emit(f"if {ints}:")
+                with fn.indent():
+                    fn.emit(f"{t} = {a} {op} {b}")
+                    fn.emit(f"if not -{maxn} <= {t} <= {maxn}: {t} = {slow}")
+                fn.emit("else:")
+                with fn.indent():
+                    fn.emit(f"{t} = {slow}")
+            if op != "+" or ints == "True":  # `-` and `*` take numbers only (`+` joins lists)
+                fn.ints.add(t)
+        elif op in ("/", "%"):  # numbers only, and never past the bound
+            py = "//" if op == "/" else "%"
+            if ints != "True":
+                fn.emit(f"{t} = {a} {py} {b} if {ints} and {b} != 0 else {slow}")
+            elif node.right.kind == "int" and node.right.value != 0:
+                fn.emit(f"{t} = {a} {py} {b}")
+            else:
+                fn.emit(f"{t} = {a} {py} {b} if {b} != 0 else {slow}")
+            fn.ints.add(t)
         elif op in ("<", "<=", ">", ">="):
-            fn.emit(f"{t} = {a} {op} {b} if {self._ints(node, a, b)} else {slow}")
+            fn.emit(f"{t} = {a} {op} {b}" if ints == "True" else
+                    f"{t} = {a} {op} {b} if {ints} else {slow}")
         elif op in ("==", "!="):
-            fn.emit(f"{t} = {self._equal(node, sc, a, b, slow)}")
+            fn.emit(f"{t} = {self._equal(node, fn, sc, a, b, slow)}")
         elif op == "..":
-            fn.emit(f"if {self._ints(node, a, b)} and 0 <= {b} - {a} < 64:")
+            fn.emit(f"if {ints} and 0 <= {b} - {a} < 64:")
             with fn.indent():
                 fn.steps(f"{b} - {a} + 1", at)
                 fn.emit(f"{t} = list(range({a}, {b} + 1))")
@@ -617,13 +653,14 @@ class Generator(Statements):
         return t
 
     @staticmethod
-    def _ints(node, a: str, b: str) -> str:
-        """The test that both operands are numbers (a literal number needs none)."""
+    def _ints(fn, node, a: str, b: str) -> str:
+        """The test that both operands are numbers (a literal number, or a local known to hold
+        one, needs none)."""
         tests = [f"type({v}) is int" for v, side in ((a, node.left), (b, node.right))
-                 if side.kind != "int"]
+                 if side.kind != "int" and v not in fn.ints]
         return " and ".join(tests) or "True"
 
-    def _equal(self, node, sc, a: str, b: str, slow: str) -> str:
+    def _equal(self, node, fn, sc, a: str, b: str, slow: str) -> str:
         """`a == b` (or `!=`) as the runtime's `_same` decides it, with the slow path for
         lists, maps, grids and structures."""
         neg = node.op == "!="
@@ -632,6 +669,8 @@ class Generator(Statements):
                 return f"{w} is not None" if neg else f"{w} is None"
             if side.kind in ("int", "str"):
                 same = f"{w} == {v}" if not neg else f"{w} != {v}"
+                if side.kind == "int" and w in fn.ints:
+                    return same
                 want = "int" if side.kind == "int" else "str"
                 return f"({same}) if type({w}) is {want} else {slow}"
             if side.kind == "name" and self._is_member(side, sc):
@@ -658,14 +697,18 @@ class Generator(Statements):
         known = self.yes_no(node.test)
         fn.emit(f"if {c}:" if known else f"if {c} is True:")
         with fn.indent():
-            fn.emit(f"{t} = {self.ex(node.then, fn, sc)}")
+            a = self.ex(node.then, fn, sc)
+            fn.emit(f"{t} = {a}")
         fn.emit("else:" if known else f"elif {c} is False:")
         with fn.indent():
-            fn.emit(f"{t} = {self.ex(node.otherwise, fn, sc)}")
+            b = self.ex(node.otherwise, fn, sc)
+            fn.emit(f"{t} = {b}")
+        if all(x.kind == "int" or v in fn.ints for x, v in ((node.then, a), (node.otherwise, b))):
+            fn.ints.add(t)  # a number either way
         if not known:
             fn.emit("else:")
             with fn.indent():
-                fn.emit(f"{t} = m.truth({c}, {self.const(node.test)})")
+                fn.emit(f"{t} = m.truth({c}, {self.const(node.test)})")  # raises: no yes/no
         return t
 
     def ex_list(self, node, fn, sc):
@@ -726,6 +769,10 @@ class Generator(Statements):
             if flag is None:
                 fn.steps(f"len({it})", self.const(b))
             v = fn.tmp()
+            if ranged:
+                fn.ints.add(v)
+            elif it in fn.seat_lists:
+                fn.seats.add(v)
             if positions is not None and not ranged:
                 k = fn.tmp()
                 positions.append(k)
@@ -772,7 +819,7 @@ class Generator(Statements):
         at = self.const(b)
         if src.kind == "binary" and src.op == "..":
             lo, hi = self.ex(src.left, fn, sc), self.ex(src.right, fn, sc)
-            fn.emit(f"if {self._ints(src, lo, hi)} and 0 <= {hi} - {lo} < 64:")
+            fn.emit(f"if {self._ints(fn, src, lo, hi)} and 0 <= {hi} - {lo} < 64:")
             with fn.indent():
                 fn.steps(f"{hi} - {lo} + 1", self.const(src))
                 fn.emit(f"{it} = range({lo}, {hi} + 1)")
@@ -781,6 +828,10 @@ class Generator(Statements):
                 fn.emit(f"{it} = m.binary_values({self.const(src)}, {lo}, {hi})")
             return it, True
         s = self.ex(src, fn, sc, True) if src.kind == "name" else self.ex(src, fn, sc)
+        if s in fn.seat_lists:
+            fn.emit(f"{it} = {s}")
+            fn.seat_lists.add(it)
+            return it, False
         fn.emit(f"if type({s}) is list: {it} = {s}")
         fn.emit(f"elif type({s}) is Grid: {it} = {s}.cells")
         fn.emit(f"else: {it} = m.items_of({s}, {f'`{b.name} in ...`'!r}, {at})")
@@ -796,6 +847,8 @@ class Generator(Statements):
         return t
 
     def ex_aggregate(self, node, fn, sc):
+        if node.func == "sum":
+            return self._sum(node, fn, sc)
         acc = fn.tmp()
         fn.emit(f"{acc} = []")
         self.loops(fn, sc, [node.binding, *node.more], node.where,
@@ -804,12 +857,43 @@ class Generator(Statements):
         fn.emit(f"{t} = m.aggregate({node.func!r}, {acc}, {self.const(node)})")
         return t
 
+    def _sum(self, node, fn, sc):
+        """`sum(...)` added up as its loop runs, with no list: the steps, the first value that is
+        no number (E0306) and the bound on numbers as `Evaluator.aggregate` has them, after the
+        loop."""
+        total, n, bad, at = fn.tmp(), fn.tmp(), None, self.const(node)
+        fn.emit(f"{total} = {n} = 0")
+        start = len(fn.lines)
+
+        def add(inner):
+            nonlocal bad
+            v = self.ex(node.element, fn, inner)
+            fn.emit(f"{n} += 1")
+            if node.element.kind == "int" or v in fn.ints:
+                fn.emit(f"{total} += {v}")
+                return
+            bad = bad or fn.tmp()
+            fn.emit(f"if type({v}) is int: {total} += {v}")
+            fn.emit(f"elif {bad} is _M: {bad} = {v}")
+
+        self.loops(fn, sc, [node.binding, *node.more], node.where, add)
+        if bad is not None:  # the first value that is no number, kept from before the loop
+            fn.lines.insert(start, "    " * fn.depth + f"{bad} = _M")
+        fn.steps(n, at)
+        if bad is not None:
+            fn.emit(f"if {bad} is not _M: m.not_numbers('sum', {bad}, {at})")
+        maxn = fn.use("MAXN")
+        fn.emit(f"if not -{maxn} <= {total} <= {maxn}: m.num({total}, {at})")
+        fn.ints.add(total)
+        return total
+
     def ex_quantifier(self, node, fn, sc):
         func, t = node.func, fn.tmp()
         binds = [node.binding]
         if func == "count":
             fn.emit(f"{t} = 0")
             self.loops(fn, sc, binds, node.where, lambda inner: fn.emit(f"{t} += 1"))
+            fn.ints.add(t)
             return t
         if func == "filter":
             fn.emit(f"{t} = []")
@@ -917,8 +1001,9 @@ class Generator(Statements):
             fn.emit(f"{t} = m.call_builtin({name!r}, [{', '.join(args)}], {at})")  # raises
             return t
         call = f"m.bi_{name}({at}{''.join(', ' + a for a in args)})"
-        if name == "size":
+        if name == "size":  # a number, whatever it is given (or an error)
             fn.emit(f"{t} = len({args[0]}) if type({args[0]}) is list else {call}")
+            fn.ints.add(t)
         else:
             fn.emit(f"{t} = {call}")
         return t

@@ -462,12 +462,16 @@ class Evaluator:
             if type(v) is not int:  # yes/no is no number
                 if func != "sum" and type(v) is Sym:
                     continue
-                raise RuleError("E0306", f"`{func}` needs numbers, got {type_name(v)}", node)
+                self.not_numbers(func, v, node)
         if func == "sum":
             return self.num(sum(values), node)
         if not values:
             return None
         return max(values) if func == "max" else min(values)
+
+    @staticmethod
+    def not_numbers(func: str, value, node):
+        raise RuleError("E0306", f"`{func}` needs numbers, got {type_name(value)}", node)
 
     @staticmethod
     def sole_of(ordered):

@@ -24,15 +24,18 @@ _PLAIN_TEST = ("(type({v}) is int or type({v}) is str or type({v}) is bool or {v
                "type({v}) is Sym or type({v}) is Item or type({v}) is Seat)")
 
 
-class _Plain:
-    """`_PLAIN.format(v=...)`: the test, or `True` for a literal (`None`, `(3)`)."""
+def _plain(fn, v: str) -> str:
+    """The test that `v` is a plain value, or `True` for a literal (`None`, `(3)`) or a local
+    known to hold a number or a player (``codegen.Function.ints``)."""
+    if v == "None" or v.startswith("(") or v in fn.ints or v in fn.seats:
+        return "True"
+    return _PLAIN_TEST.format(v=v)
 
-    @staticmethod
-    def format(v: str) -> str:
-        return "True" if v == "None" or v.startswith("(") else _PLAIN_TEST.format(v=v)
 
-
-_PLAIN = _Plain()
+def _same(fn, a: str, b: str) -> str:
+    """`_SAME`, for a `b` known to be a number in one test fewer."""
+    return f"({a} is {b} or type({a}) is int and {a} == {b})" if b in fn.ints \
+        else _SAME.format(a=a, b=b)
 _SAME = ("({a} is {b} or type({a}) is type({b}) and (type({b}) is int or type({b}) is str) "
          "and {a} == {b})")
 
@@ -221,7 +224,13 @@ class Statements:
         """`name = v` for a name of the block (a `let`, a local target)."""
         sc = ctx.sc
         if name in sc.py:
-            fn.emit(f"{sc.py[name]} = {v}")
+            var = sc.py[name]
+            fn.emit(f"{var} = {v}")
+            for known in (fn.ints, fn.seats):  # what was known of it is known no more
+                if v in known:
+                    known.add(var)
+                else:
+                    known.discard(var)
         elif sc.env is not None and name in sc.env or ctx.top:
             fn.emit(f"env[{name!r}] = {v}")
             if sc.env is not None and name not in sc.env:
@@ -252,11 +261,11 @@ class Statements:
                 decl = rules.global_vars[name]
                 v = self._clamped(decl, v, "_E", fn)
                 # a plain value that is no list, map, grid or structure is stored as it is
-                fn.emit(f"if {_PLAIN.format(v=v)}:")
+                fn.emit(f"if {_plain(fn, v)}:")
                 with fn.indent():
                     old = fn.tmp()
                     fn.emit(f"{old} = {fn.use('G')}.get({name!r})")
-                    fn.emit(f"if not {_SAME.format(a=old, b=v)}:")
+                    fn.emit(f"if not {_same(fn, old, v)}:")
                     fn.emit(f"    {fn.use('G')}[{name!r}] = {v}")
                     fn.emit(f"    m.changed({(0, name)!r}, {self.const(decl)})")
                 fn.emit("else:")
@@ -268,12 +277,13 @@ class Statements:
             name = target.name
             decl = rules.player_vars.get(name)
             if decl is not None and name not in self._field_names:  # only a player's
-                fn.emit(f"if type({o}) is Seat and {_PLAIN.format(v=v)}:")
+                seat = "True" if o in fn.seats else f"type({o}) is Seat"
+                fn.emit(f"if {seat} and {_plain(fn, v)}:")
                 with fn.indent():
                     w = self._clamped(decl, v, f"{{'me': {o}}}", fn)
                     old = fn.tmp()
                     fn.emit(f"{old} = {o}.vars.get({name!r})")
-                    fn.emit(f"if not {_SAME.format(a=old, b=w)}:")
+                    fn.emit(f"if not {_same(fn, old, w)}:")
                     fn.emit(f"    {o}.vars[{name!r}] = {w}")
                     fn.emit(f"    m.changed(({o}.seat, {name!r}), {self.const(decl)})")
                 fn.emit("else:")
@@ -287,7 +297,7 @@ class Statements:
                 r, c = idx
                 fn.emit(f"if type({o}) is Grid and type({r}) is int and type({c}) is int and "
                         f"1 <= {r} <= {o}.rows and 1 <= {c} <= {o}.columns and "
-                        f"{_PLAIN.format(v=v)}:")
+                        f"{_plain(fn, v)}:")
                 fn.emit(f"    {o}.cells[({r} - 1) * {o}.columns + {c} - 1] = {v}")
                 fn.emit("else:")
                 fn.emit(f"    m.assign_index({o}, [{r}, {c}], {v}, {t})")
@@ -311,6 +321,8 @@ class Statements:
             if decl.at_most is not None:
                 fn.emit(f"if {number} and {w} > {decl.at_most.value!r}: "
                         f"{w} = {decl.at_most.value!r}")
+            if v in fn.ints:
+                fn.ints.add(w)
             return w
         fn.emit(f"{w} = m.clamp({self.const(decl)}, {v}, {env})")
         return w
@@ -320,13 +332,16 @@ class Statements:
         amount = self.value(s.amount, fn, ctx)
         v = fn.tmp()
         op = "+" if s.op == "increase" else "-"
-        fn.emit(f"if type({cur}) is int and type({amount}) is int:")
+        tests = " and ".join(f"type({x}) is int" for x in (cur, amount)
+                             if x not in fn.ints and not (s.amount.kind == "int" and x == amount))
+        fn.emit(f"if {tests or 'True'}:")
         with fn.indent():
             fn.emit(f"{v} = {cur} {op} {amount}")
             maxn = fn.use("MAXN")
             fn.emit(f"if not -{maxn} <= {v} <= {maxn}: m.num({v}, {at})")
         fn.emit("else:")
-        fn.emit(f"    {v} = m.change_error({at}, {cur}, {amount})")
+        fn.emit(f"    {v} = m.change_error({at}, {cur}, {amount})")  # raises
+        fn.ints.add(v)
         self._assign(s.target, v, fn, ctx)
 
     # places

@@ -176,3 +176,61 @@ def test_rules_that_would_make_too_much_code_are_refused_with_a_located_diagnost
     assert (d.code, d.file) == ("E0319", "many.rules")
     monkeypatch.setattr(codegen, "MAX_GENERATED", 20_000_000)
     assert compile_rules(parse_text(text, "many.rules")).code.gen.size > 20_000
+
+
+KNOWN_NUMBERS = header() + """
+global xs: list of int = [5, -7, 3]
+global out: list of int = []
+global n: int = 0
+define evens() = count(i in 1..9 where i % 2 == 0)
+define spread() = evens() * size(xs) - sum(i * 2 for i in 1..3)
+setup {
+    set n = spread()
+    for x in xs {
+        set out = out + [x / 2, x % 2, x / -2, x % -2, (x - 1) / 3]
+    }
+    set out = out + [-7 / 2, -7 % 2, 7 / -2, 7 % -2, count(i in 1..7 where i / 2 == 1)]
+}
+"""
+
+
+def test_numbers_known_from_the_code_that_made_them_are_not_tested_again_and_mean_the_same():
+    rules = rules_of(KNOWN_NUMBERS)
+    g = game_of(KNOWN_NUMBERS)
+    assert g.state.globals["n"] == 4 * 3 - 12
+    # `/` and `%` round towards minus infinity, with operands known to be numbers or not
+    assert g.state.globals["out"] == [
+        2, 1, -3, -1, 1, -4, 1, 3, -1, -3, 1, 1, -2, -1, 0, -4, 1, -4, -1, 2]
+    source = "".join(rules.code.gen.sources)
+    spread = next(f for f in source.split("\n\ndef ") if "'xs'" in f and "len(" in f)
+    # `evens() * size(xs)`, `- sum(...)` and the sum's `i * 2`: numbers by their making
+    assert "is int" not in spread and "m.not_numbers" not in spread
+
+
+def test_a_division_by_zero_of_known_numbers_is_still_refused():
+    from rulebook.validator.diagnostics import DiagnosticError
+
+    with pytest.raises(DiagnosticError) as err:
+        game_of(header() + "global n: int = 0\nsetup {\n"
+                "    set n = count(i in 1..3) / (size([1]) - 1)\n}\n")
+    d = err.value.diagnostics[0]
+    assert (d.code, d.line) == ("E0305", 6) and "division by zero" in d.message
+
+
+def test_a_field_of_a_player_met_in_a_loop_over_the_players_is_read_directly():
+    text = header() + """
+player gold: int = 2
+global total: int = 0
+define wealth() = sum(p.gold + 1 for p in players)
+setup {
+    set players[2].gold = 5
+    set total = wealth()
+}
+"""
+    g = game_of(text)
+    assert g.state.globals["total"] == 3 + 6
+    source = "".join(rules_of(text).code.gen.sources)
+    wealth = next(f for f in source.split("\n\ndef ") if "'gold'" in f and "for t" in f)
+    loop = wealth.split("for t", 1)[1].split("st.steps +=", 1)[0]  # the loop's body
+    assert "'gold'" in loop and "m.note_read(" in loop  # still told to an audited seat
+    assert "is Seat" not in loop and "is Item" not in loop

@@ -95,3 +95,24 @@ play {
         g.legal_options()
     (d,) = err.value.diagnostics
     assert d.code == "E0301" and "labels" in d.message
+
+
+def test_a_sum_of_what_is_no_number_is_refused_once_its_loop_has_run():
+    d = _error("global n: int\nglobal xs: list of int = [1, 2]\nplay {\n"
+               "    set n = sum(if x == 2 then true else x for x in xs)\n}\n")
+    assert (d.code, d.line) == ("E0306", 7) and "`sum` needs numbers, got bool" in d.message
+
+
+def test_a_sum_past_the_largest_number_is_refused():
+    d = _error("global n: int\nglobal xs: list of int = [1, 2]\nplay {\n"
+               "    set n = sum(x * 1000000000 * 1000000000 * 1000 for x in xs)\n}\n")
+    assert (d.code, d.line) == ("E0304", 7) and "too large" in d.message
+
+
+def test_a_sum_adds_what_passes_its_filter_and_charges_a_step_for_each():
+    source = "global n: int\nglobal xs: list of int = [1, 2, 3, 4]\nplay {\n" \
+             "    set n = sum(x for x in xs where x > K)\n}\n"
+    games = [game_of(header("1") + source.replace("K", k), players=1) for k in "02"]
+    assert [g.state.globals["n"] for g in games] == [10, 7]
+    # four elements visited either way; the two left out by the filter are not added (a step each)
+    assert games[0].state.steps - games[1].state.steps == 2
