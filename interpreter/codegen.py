@@ -92,6 +92,8 @@ class Function:
         self.ints: set[str] = set()
         self.seats: set[str] = set()
         self.seat_lists: set[str] = set()
+        self.items: set[str] = set()  # a row of a table (an element of the table's list)
+        self.item_lists: set[str] = set()
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -454,6 +456,8 @@ class Generator(Statements):
         elif name in rules.tables or name in rules.enums:
             shared = self.const(rules.tables[name] if name in rules.tables else rules.enums[name])
             fn.emit(f"{t} = {shared}" if borrow else f"{t} = list({shared})")
+            if name in rules.tables:
+                fn.item_lists.add(t)
         elif name == "players":
             fn.emit(f"{t} = {fn.use('st')}.seats" if borrow else f"{t} = list({fn.use('st')}.seats)")
             fn.seat_lists.add(t)
@@ -498,6 +502,10 @@ class Generator(Statements):
             else:
                 fn.emit(f"{t} = m.get_field({o}, {name!r}, {at})")
             return t
+        if o in fn.items and branch == "if" and name in self._field_names:  # a table's row
+            fn.emit(f"{t} = {o}.fields.get({name!r}, _M)")
+            fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
+            return t
         if name in self._field_names:
             fn.emit(f"{branch} type({o}) is Item or type({o}) is Struct:")
             with fn.indent():
@@ -536,13 +544,17 @@ class Generator(Statements):
         t = fn.tmp()
         if len(idx) == 2:
             r, c = idx
-            fn.emit(f"if type({o}) is Grid and type({r}) is int and type({c}) is int "
-                    f"and 1 <= {r} <= {o}.rows and 1 <= {c} <= {o}.columns:")
+            tests = " and ".join([f"type({o}) is Grid"] + [
+                f"type({x}) is int" for x, n in zip(idx, node.indices)
+                if x not in fn.ints and n.kind != "int"])
+            fn.emit(f"if {tests} and 1 <= {r} <= {o}.rows and 1 <= {c} <= {o}.columns:")
             with fn.indent():
                 fn.emit(f"{t} = {o}.cells[({r} - 1) * {o}.columns + {c} - 1]")
         elif len(idx) == 1:
             i = idx[0]
-            fn.emit(f"if type({o}) is list and type({i}) is int and 1 <= {i} <= len({o}):")
+            number = "" if i in fn.ints or node.indices[0].kind == "int" else f" and type({i}) is int"
+            listed = "True" if o in fn.seat_lists else f"type({o}) is list"
+            fn.emit(f"if {listed}{number} and 1 <= {i} <= len({o}):")
             with fn.indent():
                 fn.emit(f"{t} = {o}[{i} - 1]")
             fn.emit(f"elif type({o}) is dict:")
@@ -773,6 +785,8 @@ class Generator(Statements):
                 fn.ints.add(v)
             elif it in fn.seat_lists:
                 fn.seats.add(v)
+            elif it in fn.item_lists:
+                fn.items.add(v)
             if positions is not None and not ranged:
                 k = fn.tmp()
                 positions.append(k)
@@ -828,10 +842,11 @@ class Generator(Statements):
                 fn.emit(f"{it} = m.binary_values({self.const(src)}, {lo}, {hi})")
             return it, True
         s = self.ex(src, fn, sc, True) if src.kind == "name" else self.ex(src, fn, sc)
-        if s in fn.seat_lists:
-            fn.emit(f"{it} = {s}")
-            fn.seat_lists.add(it)
-            return it, False
+        for known in (fn.seat_lists, fn.item_lists):
+            if s in known:
+                fn.emit(f"{it} = {s}")
+                known.add(it)
+                return it, False
         fn.emit(f"if type({s}) is list: {it} = {s}")
         fn.emit(f"elif type({s}) is Grid: {it} = {s}.cells")
         fn.emit(f"else: {it} = m.items_of({s}, {f'`{b.name} in ...`'!r}, {at})")

@@ -295,7 +295,9 @@ class Statements:
             idx = [self.value(i, fn, ctx) for i in target.indices]
             if len(idx) == 2:
                 r, c = idx
-                fn.emit(f"if type({o}) is Grid and type({r}) is int and type({c}) is int and "
+                numbers = "".join(f" and type({x}) is int" for x, n in zip(idx, target.indices)
+                                  if x not in fn.ints and n.kind != "int")
+                fn.emit(f"if type({o}) is Grid{numbers} and "
                         f"1 <= {r} <= {o}.rows and 1 <= {c} <= {o}.columns and "
                         f"{_plain(fn, v)}:")
                 fn.emit(f"    {o}.cells[({r} - 1) * {o}.columns + {c} - 1] = {v}")

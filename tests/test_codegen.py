@@ -234,3 +234,38 @@ setup {
     loop = wealth.split("for t", 1)[1].split("st.steps +=", 1)[0]  # the loop's body
     assert "'gold'" in loop and "m.note_read(" in loop  # still told to an audited seat
     assert "is Seat" not in loop and "is Item" not in loop
+
+
+ROWS = header() + """
+record Card { cost: int }
+table cards of Card {
+    id    | cost
+    cheap | 1
+    dear  | 5
+}
+on Card worn: int = 0
+global board: grid 2 by 2 of int? = none
+global total: int = 0
+global wear: int = 0
+global filled: int = 0
+setup {
+    set cards.dear.worn = 3
+    set board[2, 1] = 7
+    set total = sum(c.cost for c in cards)
+    set wear = sum(c.worn for c in cards)
+    set filled = sum(count(k in 1..2 where board[r, k] != none) for r in 1..2)
+}
+"""
+
+
+def test_rows_of_a_table_and_cells_at_numbered_places_are_read_without_type_tests():
+    g = game_of(ROWS)
+    # a field of the row and a state on it (kept apart from the row's fields) read alike
+    assert [g.state.globals[k] for k in ("total", "wear", "filled")] == [6, 3, 1]
+    lines = "".join(rules_of(ROWS).code.gen.sources).splitlines()
+    cost = [x for x in lines if "'cost'" in x]
+    cells = [x for x in lines if ".rows and" in x]
+    assert cost and cells
+    assert not any("is Item" in x or "is Struct" in x for x in cost)
+    # the grid is still tested to be one, the numbers of a range are not
+    assert all("is Grid" in x and "is int" not in x for x in cells)
