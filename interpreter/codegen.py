@@ -579,7 +579,9 @@ class Generator(Statements):
                 fn.emit(f"if type({v}) is not bool: m.truth({v}, {at})")
             fn.emit(f"{t} = not {v}")
         else:
-            fn.emit(f"{t} = -{v} if type({v}) is int else m.cannot_negate({v}, {at})")
+            fn.emit(f"{t} = -{v}" if v in fn.ints else
+                    f"{t} = -{v} if type({v}) is int else m.cannot_negate({v}, {at})")
+            fn.ints.add(t)  # or an error
         return t
 
     def ex_binary(self, node, fn, sc):

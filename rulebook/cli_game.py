@@ -136,7 +136,67 @@ def _thinking(seat: int, kind: str, shown: bool):
         yield
     finally:
         if shown:
-            click.echo("\r\x1b[K", nl=False, color=True)
+            with contextlib.suppress(OSError):  # a terminal closed meanwhile
+                click.echo("\r\x1b[K", nl=False, color=True)
+
+
+class _Ended(Exception):
+    """Play was told to end by a signal (SIGHUP: the terminal closed; SIGTERM)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _EndSignals:
+    """While play runs, SIGHUP and SIGTERM end it with the game saved instead of lost: at once
+    while it waits for a decision (a person's or a bot's, which changes nothing of the game),
+    and only once it is made while a decision is being carried out, never halfway."""
+
+    SIGNALS = ("SIGHUP", "SIGTERM")
+
+    def __init__(self):
+        self.busy, self.caught, self._old = False, None, {}
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():  # where Python handles them
+            for name in self.SIGNALS:
+                if hasattr(signal, name):
+                    num = getattr(signal, name)
+                    self._old[num] = signal.signal(num, self._handle)
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        for num, old in self._old.items():
+            signal.signal(num, old)
+
+    def _handle(self, signum, frame):
+        if self.busy:
+            self.caught = signum
+            return
+        raise _Ended(signum)
+
+    @contextlib.contextmanager
+    def deciding(self):
+        """A decision being carried out: a signal waits for its end."""
+        self.busy = True
+        try:
+            yield
+        finally:
+            self.busy = False
+        if self.caught is not None:
+            raise _Ended(self.caught)
+
+
+def _say(text: str) -> None:
+    """Print, when there is still somewhere to print to (a closed terminal is not)."""
+    with contextlib.suppress(OSError):
+        click.echo(text)
 
 
 class _SaveTarget:
@@ -146,13 +206,21 @@ class _SaveTarget:
     def __init__(self, path: str, owned: bool):
         self.path, self.owned = path, owned
 
-    def write(self, game) -> str | None:
-        """Save; None when saved, else why not."""
+    def write(self, game, ask: bool = True) -> str | None:
+        """Save; None when saved, else why not. Without `ask` (nobody is there to answer), a
+        file that is not this game's is kept, and the game saved beside it under a free name."""
         from .api import save
         from .grammar.source import path_kind
         from .validator.diagnostics import DiagnosticError
 
+        if not ask and not self.owned and path_kind(self.path) is not None:
+            stem, dot, ext = self.path.partition(".")
+            free = (f"{stem}-{n}{dot}{ext}" for n in range(2, 1000))
+            self.path = next((p for p in free if path_kind(p) is None), self.path)
+            self.owned = path_kind(self.path) is None
         if not self.owned and path_kind(self.path) is not None:
+            if not ask:
+                return "Not saved: every free name beside it is taken."
             try:
                 ok = click.confirm(f"{self.path} already exists and is not this game's save; "
                                    "write over it?", default=False)
@@ -182,8 +250,9 @@ class _SaveTarget:
 @click.option("--load", "load_path", type=click.Path(dir_okay=False), default=None,
               help="Continue a saved game.")
 @click.option("--save-to", type=click.Path(dir_okay=False), default=None,
-              help="Where `s` and `q` save (default: the loaded save, else "
-                   "rulebook-game.save.json; an existing file is never replaced without asking).")
+              help="Where `s` and `q` save, and a closed terminal or SIGTERM (default: the "
+                   "loaded save, else rulebook-game.save.json; an existing file is never "
+                   "replaced without asking).")
 @click.option("--accept-changed-rules", is_flag=True,
               help="With --load: continue a save even though the rules changed since it was made.")
 @VARIANT_OPTION
@@ -195,8 +264,7 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
     A save file and a seed each reveal the whole game (every shuffle follows from the seed):
     keep them to yourself until the game is over."""
     from .api import load_game, new_game
-    from .interpreter.agents import decide, make_agent
-    from .interpreter.errors import IllegalDecision
+    from .interpreter.agents import make_agent
     from .interpreter.human import HumanAgent, render_view
     from .interpreter.view import view
     from .validator.diagnostics import DiagnosticError
@@ -231,6 +299,38 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
     # scrollback are cleared and play waits until they say only they are looking.
     people = [s for s, a in agents.items() if isinstance(a, HumanAgent)]
     screen_owner = people[0] if len(people) == 1 else None
+    holder = [game]
+    with _EndSignals() as signals:
+        try:
+            game = _play_on(holder, agents, kinds, people, screen_owner, target, ruleset,
+                            variants, signals)
+        except _Ended as ended:
+            problem = target.write(holder[0], ask=False)
+            again = " ".join([ruleset, *(f"--variant {v}" for v in variants)])
+            _say(problem or f"Play was ended; the game is saved to {target.path}. Continue "
+                 f"with: rulebook play {again} --load {target.path}")
+            sys.exit(128 + ended.signum)
+    if game is None:
+        return
+    for seat in people:
+        agents[seat].flush()
+    final = view(game, people[0] if len(people) == 1 else None)  # several people: public view
+    click.echo(render_view(final, log_lines=12))
+    click.echo("Winner(s): " + (", ".join(f"player {w}" for w in final["winners"]) or "nobody"))
+    click.echo(f"Seed {game.seed}: `--seed {game.seed}` deals this game again.")
+
+
+def _play_on(holder, agents, kinds, people, screen_owner, target, ruleset, variants, signals):
+    """The decisions of `play` up to the end of the game (the game then), or until a person
+    quits (None). `holder[0]` is the game as it stands (an undo makes another copy);
+    `signals.deciding()` is around every change to it."""
+    from .interpreter.agents import decide
+    from .interpreter.errors import IllegalDecision
+    from .interpreter.human import HumanAgent
+    from .interpreter.view import view
+    from .validator.diagnostics import DiagnosticError
+
+    game = holder[0]
     while game.pending is not None:
         seat = game.pending.player.seat
         agent = agents[seat]
@@ -243,7 +343,8 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
             # Nothing to decide: it is made for the person, and said (unless the rules want it
             # confirmed). The log line of the decision says what was done.
             try:
-                game.apply(options[0][0], seat)
+                with signals.deciding():
+                    game.apply(options[0][0], seat)
             except DiagnosticError as e:
                 _fail(e.diagnostics, e.sources)
             agent.tell(f"Only one choice was possible, so it was made for you: {options[0][1]}")
@@ -254,7 +355,7 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
                 click.prompt(f"Pass the terminal to player {seat}, then press Enter",
                              default="", show_default=False, prompt_suffix=" ")
             except click.Abort:
-                return
+                return None
             screen_owner = seat
         if human:
             choice = agent.decide(view(game, seat), options)
@@ -269,7 +370,8 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
                 agent.tell("Undo refused: that decision showed you something that was hidden (a "
                            "card, a draw or another player's secret), so it stays made.")
             else:
-                game = game.undo()
+                with signals.deciding():
+                    game = holder[0] = game.undo()
             continue
         if choice in ("!save", "!quit", "!eof"):
             problem = target.write(game)
@@ -278,21 +380,17 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
                                   f"{again} --load {target.path}")
             if choice == "!eof" or (choice == "!quit" and not problem):
                 click.echo(message)
-                return
+                return None
             agent.tell(message)  # a failed save does not quit: the game would be lost
             continue
         try:
-            game.apply(choice, seat)
+            with signals.deciding():
+                game.apply(choice, seat)
         except IllegalDecision as e:
             agent.tell(f"Refused: {e.message}")
         except DiagnosticError as e:
             _fail(e.diagnostics, e.sources)
-    for seat in people:
-        agents[seat].flush()
-    final = view(game, people[0] if len(people) == 1 else None)  # several people: public view
-    click.echo(render_view(final, log_lines=12))
-    click.echo("Winner(s): " + (", ".join(f"player {w}" for w in final["winners"]) or "nobody"))
-    click.echo(f"Seed {game.seed}: `--seed {game.seed}` deals this game again.")
+    return game
 
 
 @click.command()

@@ -156,3 +156,52 @@ def test_a_person_at_a_terminal_sees_a_searching_bot_think(monkeypatch, capsys):
         with cli_game._thinking(seat, kind, shown):
             pass
         assert capsys.readouterr().out == ""  # a quick bot, or nobody watching: nothing shown
+
+
+def _play_until_asked(tmp_path, *args):
+    """`rulebook play` in a process of its own, its first decision made (the move is
+    option 1), waiting for its second."""
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from rulebook.cli import main; main()", "play", TTT, "--seed",
+         "3", *args],
+        cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    proc.stdin.write("1\n")
+    proc.stdin.flush()
+    out = ""
+    deadline = time.monotonic() + 60
+    while out.count("Your decision") < 2 and time.monotonic() < deadline:
+        out += proc.stdout.read(1)
+    return proc, out
+
+
+def test_a_closed_terminal_ends_play_with_the_game_saved(tmp_path):
+    import signal
+
+    proc, out = _play_until_asked(tmp_path, "--seat", "2=first")
+    assert out.count("Your decision") == 2, out
+    proc.send_signal(signal.SIGHUP)  # what a closed terminal sends
+    rest, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGHUP, err
+    assert "Traceback" not in err and "the game is saved to rulebook-game.save.json" in rest
+    saved = json.loads((tmp_path / "rulebook-game.save.json").read_text())
+    assert [h["option"] for h in saved["history"]] == ["place:1:1", "place:1:2"]
+    assert not list(tmp_path.glob(".rulebook-*"))  # no half-written file left behind
+    again = run("play", TTT, "--load", str(tmp_path / "rulebook-game.save.json"), "--seat",
+                "2=first", input="1\n1\n1\n")
+    assert again.exit_code == 0 and "Winner(s): player 1" in again.output, again.output
+
+
+def test_a_signal_never_writes_over_a_file_that_is_not_the_games(tmp_path):
+    import signal
+
+    (tmp_path / "rulebook-game.save.json").write_text("someone else's")
+    proc, out = _play_until_asked(tmp_path, "--seat", "2=first")
+    proc.send_signal(signal.SIGTERM)
+    rest, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert (tmp_path / "rulebook-game.save.json").read_text() == "someone else's"
+    assert "saved to rulebook-game-2.save.json" in rest
+    assert json.loads((tmp_path / "rulebook-game-2.save.json").read_text())["history"]
