@@ -45,8 +45,10 @@ SINGLETON_KINDS = ("setup", "play", "scoring", "winner")
 
 # ------------------------------------------------------------------------------ resolution
 def bundled_roots() -> list[Path]:
-    """Folders searched for bundled rulesets: the repository's and the current directory's."""
-    roots = [Path(__file__).resolve().parents[1] / "rulesets", Path.cwd() / "rulesets"]
+    """Folders searched for bundled rulesets: the repository's (or, installed from a wheel, the
+    package's copy) and the current directory's."""
+    here = Path(__file__).resolve().parent
+    roots = [here.parent / "rulesets", here / "rulesets", Path.cwd() / "rulesets"]
     out: list[Path] = []
     for r in roots:
         if path_kind(r) == "folder" and r.resolve() not in [o.resolve() for o in out]:
