@@ -95,9 +95,9 @@ def win_rates(ruleset: str, players: int, games: int, iterations: int, seed: int
     lo, hi = wilson(wins, games)
     rollouts = "to the end" if depth is None else f"of {depth} decisions"
     print(f"{ruleset}, {players} players, IS-MCTS {iterations} iterations (rollouts {rollouts}) "
-          f"vs random: won {wins:g} of {games} games{played} = {wins / games:.1%} (95% CI {lo:.1%} to "
-          f"{hi:.1%}; a random seat wins {1 / players:.1%}); {time.perf_counter() - start:.0f} s "
-          "in all")
+          f"vs random: won {wins:g} of {games} games{played} = {wins / games:.1%} (95% CI "
+          f"{lo:.1%} to {hi:.1%}; a random seat wins {1 / players:.1%}); "
+          f"{time.perf_counter() - start:.0f} s in all")
     if times:
         print(f"  time per IS-MCTS decision over {len(times)} decisions: mean "
               f"{sum(times) / len(times):.2f} s, median {_quantile(times, 0.5):.2f} s, 90th "

@@ -86,9 +86,9 @@ class Function:
         # worked out): (dict, name) -> the local holding `dict.get(name, _M)`.
         self.reads: dict[tuple[str, str], str] = {}
         self.hoist_as: dict[str, str] = {}  # a hoist worked out otherwise in this function
-        # Locals whose values are known from the code that set them, so their types need no
-        # test: numbers (a count, a size, a difference, a number of a range), players (an
-        # element of the players), the list of the players.
+        # Locals (and literals) whose values are known from the code that set them, so their
+        # types need no test: numbers (a literal, a count, a size, a difference, a number of a
+        # range), players (an element of the players), the list of the players.
         self.ints: set[str] = set()
         self.seats: set[str] = set()
         self.seat_lists: set[str] = set()
@@ -392,9 +392,14 @@ class Generator(Statements):
 
     # ----------------------------------------------------------------------- expressions
     def ex_int(self, node, fn, sc):
+        literal = f"({node.value!r})"
+        fn.ints.add(literal)  # a number, as any local known to hold one
+        return literal
+
+    def ex_str(self, node, fn, sc):
         return f"({node.value!r})"
 
-    ex_str = ex_bool = ex_int
+    ex_bool = ex_str
 
     def ex_none(self, node, fn, sc):
         return "None"
@@ -545,14 +550,13 @@ class Generator(Statements):
         if len(idx) == 2:
             r, c = idx
             tests = " and ".join([f"type({o}) is Grid"] + [
-                f"type({x}) is int" for x, n in zip(idx, node.indices)
-                if x not in fn.ints and n.kind != "int"])
+                f"type({x}) is int" for x in idx if x not in fn.ints])
             fn.emit(f"if {tests} and 1 <= {r} <= {o}.rows and 1 <= {c} <= {o}.columns:")
             with fn.indent():
                 fn.emit(f"{t} = {o}.cells[({r} - 1) * {o}.columns + {c} - 1]")
         elif len(idx) == 1:
             i = idx[0]
-            number = "" if i in fn.ints or node.indices[0].kind == "int" else f" and type({i}) is int"
+            number = "" if i in fn.ints else f" and type({i}) is int"
             listed = "True" if o in fn.seat_lists else f"type({o}) is list"
             fn.emit(f"if {listed}{number} and 1 <= {i} <= len({o}):")
             with fn.indent():
@@ -624,7 +628,7 @@ class Generator(Statements):
         a = self.ex(node.left, fn, sc)
         b = self.ex(node.right, fn, sc)
         slow = f"m.binary_values({at}, {a}, {b})"
-        ints = self._ints(fn, node, a, b)
+        ints = self._ints(fn, a, b)
         if op in ("+", "-", "*"):
             maxn = fn.use("MAXN")
             if ints == "True":
@@ -667,12 +671,10 @@ class Generator(Statements):
         return t
 
     @staticmethod
-    def _ints(fn, node, a: str, b: str) -> str:
+    def _ints(fn, a: str, b: str) -> str:
         """The test that both operands are numbers (a literal number, or a local known to hold
         one, needs none)."""
-        tests = [f"type({v}) is int" for v, side in ((a, node.left), (b, node.right))
-                 if side.kind != "int" and v not in fn.ints]
-        return " and ".join(tests) or "True"
+        return " and ".join(f"type({v}) is int" for v in (a, b) if v not in fn.ints) or "True"
 
     def _equal(self, node, fn, sc, a: str, b: str, slow: str) -> str:
         """`a == b` (or `!=`) as the runtime's `_same` decides it, with the slow path for
@@ -717,7 +719,7 @@ class Generator(Statements):
         with fn.indent():
             b = self.ex(node.otherwise, fn, sc)
             fn.emit(f"{t} = {b}")
-        if all(x.kind == "int" or v in fn.ints for x, v in ((node.then, a), (node.otherwise, b))):
+        if a in fn.ints and b in fn.ints:
             fn.ints.add(t)  # a number either way
         if not known:
             fn.emit("else:")
@@ -835,7 +837,7 @@ class Generator(Statements):
         at = self.const(b)
         if src.kind == "binary" and src.op == "..":
             lo, hi = self.ex(src.left, fn, sc), self.ex(src.right, fn, sc)
-            fn.emit(f"if {self._ints(fn, src, lo, hi)} and 0 <= {hi} - {lo} < 64:")
+            fn.emit(f"if {self._ints(fn, lo, hi)} and 0 <= {hi} - {lo} < 64:")
             with fn.indent():
                 fn.steps(f"{hi} - {lo} + 1", self.const(src))
                 fn.emit(f"{it} = range({lo}, {hi} + 1)")
@@ -886,7 +888,7 @@ class Generator(Statements):
             nonlocal bad
             v = self.ex(node.element, fn, inner)
             fn.emit(f"{n} += 1")
-            if node.element.kind == "int" or v in fn.ints:
+            if v in fn.ints:
                 fn.emit(f"{total} += {v}")
                 return
             bad = bad or fn.tmp()

@@ -22,6 +22,8 @@ from .flow import CHOOSER
 # two such values the same (``Evaluator.same``): a change to note only when they differ.
 _PLAIN_TEST = ("(type({v}) is int or type({v}) is str or type({v}) is bool or {v} is None or "
                "type({v}) is Sym or type({v}) is Item or type({v}) is Seat)")
+_SAME = ("({a} is {b} or type({a}) is type({b}) and (type({b}) is int or type({b}) is str) "
+         "and {a} == {b})")
 
 
 def _plain(fn, v: str) -> str:
@@ -36,8 +38,7 @@ def _same(fn, a: str, b: str) -> str:
     """`_SAME`, for a `b` known to be a number in one test fewer."""
     return f"({a} is {b} or type({a}) is int and {a} == {b})" if b in fn.ints \
         else _SAME.format(a=a, b=b)
-_SAME = ("({a} is {b} or type({a}) is type({b}) and (type({b}) is int or type({b}) is str) "
-         "and {a} == {b})")
+
 
 # Statements written out whole when what they hold is too; the others run in frames.
 _SIMPLE = frozenset({
@@ -295,8 +296,7 @@ class Statements:
             idx = [self.value(i, fn, ctx) for i in target.indices]
             if len(idx) == 2:
                 r, c = idx
-                numbers = "".join(f" and type({x}) is int" for x, n in zip(idx, target.indices)
-                                  if x not in fn.ints and n.kind != "int")
+                numbers = "".join(f" and type({x}) is int" for x in idx if x not in fn.ints)
                 fn.emit(f"if type({o}) is Grid{numbers} and "
                         f"1 <= {r} <= {o}.rows and 1 <= {c} <= {o}.columns and "
                         f"{_plain(fn, v)}:")
@@ -334,8 +334,7 @@ class Statements:
         amount = self.value(s.amount, fn, ctx)
         v = fn.tmp()
         op = "+" if s.op == "increase" else "-"
-        tests = " and ".join(f"type({x}) is int" for x in (cur, amount)
-                             if x not in fn.ints and not (s.amount.kind == "int" and x == amount))
+        tests = " and ".join(f"type({x}) is int" for x in (cur, amount) if x not in fn.ints)
         fn.emit(f"if {tests or 'True'}:")
         with fn.indent():
             fn.emit(f"{v} = {cur} {op} {amount}")

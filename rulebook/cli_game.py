@@ -193,6 +193,11 @@ class _EndSignals:
             raise _Ended(self.caught)
 
 
+def _continue_with(ruleset: str, variants, path: str) -> str:
+    again = " ".join([ruleset, *(f"--variant {v}" for v in variants)])
+    return f"Continue with: rulebook play {again} --load {path}"
+
+
 def _say(text: str) -> None:
     """Print, when there is still somewhere to print to (a closed terminal is not)."""
     with contextlib.suppress(OSError):
@@ -214,8 +219,9 @@ class _SaveTarget:
         from .validator.diagnostics import DiagnosticError
 
         if not ask and not self.owned and path_kind(self.path) is not None:
-            stem, dot, ext = self.path.partition(".")
-            free = (f"{stem}-{n}{dot}{ext}" for n in range(2, 1000))
+            where = Path(self.path)
+            stem, dot, ext = where.name.partition(".")  # game.save.json: game-2.save.json
+            free = (str(where.with_name(f"{stem}-{n}{dot}{ext}")) for n in range(2, 1000))
             self.path = next((p for p in free if path_kind(p) is None), self.path)
             self.owned = path_kind(self.path) is None
         if not self.owned and path_kind(self.path) is not None:
@@ -306,9 +312,8 @@ def play(ruleset, players, seed, seats, load_path, save_to, accept_changed_rules
                             variants, signals)
         except _Ended as ended:
             problem = target.write(holder[0], ask=False)
-            again = " ".join([ruleset, *(f"--variant {v}" for v in variants)])
-            _say(problem or f"Play was ended; the game is saved to {target.path}. Continue "
-                 f"with: rulebook play {again} --load {target.path}")
+            _say(problem or f"Play was ended; the game is saved to {target.path}. "
+                 + _continue_with(ruleset, variants, target.path))
             sys.exit(128 + ended.signum)
     if game is None:
         return
@@ -375,9 +380,8 @@ def _play_on(holder, agents, kinds, people, screen_owner, target, ruleset, varia
             continue
         if choice in ("!save", "!quit", "!eof"):
             problem = target.write(game)
-            again = " ".join([ruleset, *(f"--variant {v}" for v in variants)])
-            message = problem or (f"Saved to {target.path}. Continue with: rulebook play "
-                                  f"{again} --load {target.path}")
+            message = problem or (f"Saved to {target.path}. "
+                                  + _continue_with(ruleset, variants, target.path))
             if choice == "!eof" or (choice == "!quit" and not problem):
                 click.echo(message)
                 return None

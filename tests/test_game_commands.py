@@ -205,3 +205,18 @@ def test_a_signal_never_writes_over_a_file_that_is_not_the_games(tmp_path):
     assert (tmp_path / "rulebook-game.save.json").read_text() == "someone else's"
     assert "saved to rulebook-game-2.save.json" in rest
     assert json.loads((tmp_path / "rulebook-game-2.save.json").read_text())["history"]
+
+
+def test_a_save_nobody_can_confirm_goes_beside_the_file_it_would_write_over(tmp_path):
+    from rulebook import api
+    from rulebook.cli_game import _SaveTarget
+
+    folder = tmp_path / "my.saves"  # a dot in a folder's name is not the file's
+    folder.mkdir()
+    taken = folder / "game.save.json"
+    taken.write_text("someone else's")
+    target = _SaveTarget(str(taken), owned=False)
+    assert target.write(api.new_game(api.load(TTT), 2, 1), ask=False) is None
+    assert target.path == str(folder / "game-2.save.json")
+    assert taken.read_text() == "someone else's"
+    assert json.loads((folder / "game-2.save.json").read_text())["format"] == "rulebook-save"
