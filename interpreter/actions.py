@@ -82,10 +82,8 @@ class ActionSpace:
         yield "skip", 0, []
         yield DONE, 0, []
         yield A.COMPOSE_START_OVER, 0, []
-        for op in self.rules.code.ops:
-            for opt in getattr(op, "options", None) or ():
-                if not hasattr(opt, "names"):
-                    continue
+        for decision in self.rules.code.decisions:
+            for opt in decision.options:
                 yield opt.name, len(opt.node.bindings), [
                     self._domain(opt.name, b) for b in opt.node.bindings]
 

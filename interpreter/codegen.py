@@ -30,7 +30,7 @@ from ..grammar import ast as A
 from ..validator.builtins import BUILTIN_FUNCTIONS
 from ..validator.diagnostics import Diagnostic, DiagnosticError
 from .errors import RuleError
-from .flow import Signal
+from .flow import ReactFrame, RoutineFrame, Signal, SimFrame
 from .state import DEFINE_CALL_STEPS
 from .statements import Statements
 from .values import Grid, Item, Seat, Struct, Sym
@@ -44,7 +44,7 @@ Scope = frozenset | None
 # What generated code may call by name: no other built-in of Python is reachable from it.
 _SAFE_BUILTINS = {"type": type, "len": len, "range": range, "list": list, "dict": dict,
                   "int": int, "str": str, "bool": bool, "enumerate": enumerate,
-                  "ValueError": ValueError}
+                  "ValueError": ValueError, "set": set}
 
 # Element types for which Python's `list.index` finds what `Evaluator.contains` finds.
 _INDEXABLE = frozenset({str, Sym, Seat, Item, Struct, type(None)})
@@ -91,6 +91,7 @@ class Function:
         # range), players (an element of the players), the list of the players.
         self.ints: set[str] = set()
         self.seats: set[str] = set()
+        self.routine = None  # a routine being written (``routines.RoutineCode``)
         self.seat_lists: set[str] = set()
         self.items: set[str] = set()  # a row of a table (an element of the table's list)
         self.item_lists: set[str] = set()
@@ -101,6 +102,16 @@ class Function:
     def tmp(self) -> str:
         self.n += 1
         return f"t{self.n}"
+
+    def placeholder(self) -> tuple[int, int]:
+        """A line written later (`fill`), when what it says is known (the labels a statement
+        of a routine holds are numbered as its code is written)."""
+        self.lines.append("")
+        return len(self.lines) - 1, self.depth
+
+    def fill(self, where: tuple[int, int], lines: list[str]) -> None:
+        index, depth = where
+        self.lines[index] = "\n".join("    " * depth + line for line in lines)
 
     @contextmanager
     def indent(self, block: bool = False):
@@ -173,8 +184,13 @@ class Generator(Statements):
         self.rules = rules
         self.ns: dict = {"__builtins__": _SAFE_BUILTINS, "_M": _MISSING, "_E": {},
                          "Grid": Grid, "Seat": Seat, "Item": Item, "Struct": Struct, "Sym": Sym,
-                         "RuleError": RuleError, "Signal": Signal, "RuntimeError": RuntimeError}
+                         "RuleError": RuleError, "Signal": Signal, "RuntimeError": RuntimeError,
+                         "RoutineFrame": RoutineFrame, "SimFrame": SimFrame,
+                         "ReactFrame": ReactFrame}
         self._procedures: dict = {}  # procedure or handler -> the name of its function
+        self._routine_keys: dict = {}  # procedure or handler that may wait -> its routine
+        self.routines: list = []  # every routine, by number (saved frames name them)
+        self.decisions: list = []  # every `choose` and `compose`, by number (saved options)
         self._const_names: dict[int, str] = {}
         self._kept: list = []  # the constants, kept alive so that their ids stay theirs
         self._pending: list[tuple[str, str, object]] = []  # (name, source, stub or None)
@@ -192,6 +208,14 @@ class Generator(Statements):
         self._field_names = {f.name for r in rules.records.values() for f in r.fields} | {
             c for d in rules.program.declarations if d.kind == "table" for c in d.columns}
         self._builtins = None
+        from .statements import Inlining
+
+        self.inlining = Inlining(rules)
+
+    def number(self, code) -> None:
+        """Number a compiled `choose` or `compose` among the ruleset's decisions."""
+        code.id = len(self.decisions)
+        self.decisions.append(code)
 
     # ------------------------------------------------------------------------ the module
     def const(self, value) -> str:

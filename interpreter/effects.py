@@ -380,6 +380,23 @@ class Effects:
     def repeat_error(node):
         raise RuleError("E0306", "`repeat` needs a number", node)
 
+    @staticmethod
+    def rounds_error(count, node):
+        raise RuleError("E0306", f"`rounds` needs a number of rounds, not {type_name(count)} "
+                        f"`{show(count)}`", node)
+
+    @staticmethod
+    def turns_error(node):
+        raise RuleError("E0306", "`turns` needs a list of players", node)
+
+    @staticmethod
+    def simultaneously_error(node):
+        raise RuleError("E0306", "`simultaneously` needs a list of players", node)
+
+    @staticmethod
+    def turn_without_player(value, node):
+        raise RuleError("E0306", f"a turn needs a player, not {type_name(value)}", node)
+
     def enter_call(self, depth: int, node) -> None:
         """A procedure's, handler's or reaction's block is about to run, one call deeper."""
         if depth + 1 > self.limits.max_depth:

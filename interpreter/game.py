@@ -17,7 +17,7 @@ from ..validator.semantic import MAX_PLAYERS
 from .errors import IllegalDecision, RuleError, to_diagnostic
 from .evaluator import truth
 from .explain import explain
-from .flow import BlockFrame, Compiler, Signal, SimFrame
+from .flow import RoutineFrame, Signal, SimFrame
 from .machine import CONTROL_SIGNALS, RECOMPUTE, Decision, Machine
 from .rng import Rng
 from .rules import Rules
@@ -26,13 +26,14 @@ from .state import GameState, Limits
 from .values import Seat, show, to_data
 
 SAVE_FORMAT = "rulebook-save"
-SAVE_VERSION = 5
+SAVE_VERSION = 6
 # 1 and 2 hold decisions only, 3 also the game as data, digested alone: all three are replayed.
-# 4 holds the game as data with a digest covering the decisions, the players and the seed as
-# well, but its flow names the statements of an engine that ran each statement on its own: it
-# is replayed and the state it reaches compared with the saved one. 5 (the same fields, the
-# flow as this engine runs it) is read as data.
-READABLE_VERSIONS = (1, 2, 3, 4, 5)
+# 4 and 5 hold the game as data with a digest covering the decisions, the players and the seed
+# as well, but their flow is the frames of earlier engines (4: each statement on its own; 5:
+# frames per block, loop and decision): they are replayed and the state reached compared with
+# the saved one. 6 (the same fields, the flow as routines' frames) is read as data.
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6)
+REPLAYED_WITH_STATE = (4, 5)
 MAX_SAVED_DECISIONS = 1_000_000
 MAX_OPTION_ID = 10_000       # characters in one saved option id
 # When the invariants are checked (docs/engine.md): after every decision, every invariant
@@ -265,7 +266,7 @@ class Game:
             raise IllegalDecision(f"it is player {self.pending.player.seat}'s decision, not "
                                   f"player {player}'s")
         try:
-            decision = frame.step(machine, machine.stack)  # the decision now asked first
+            decision = frame.run(machine, machine.stack)  # the decision now asked first
         except RuleError as err:
             self._fail(err)
         if decision is None or decision.player is not target:
@@ -287,9 +288,9 @@ class Game:
         machine = self.machine
         names = dict(env or {})
         gen = self.rules.code.gen
-        block = Compiler(gen).block(stmts, frozenset(names))
+        routine = gen.routine(stmts, frozenset(names), None, registry=[])
         gen.flush()
-        stack = [BlockFrame(block, names, 0)]
+        stack = [RoutineFrame(routine, names, 0)]
         try:
             decision = machine.run(stack)
             if decision is not None:
@@ -414,8 +415,8 @@ class Game:
     @classmethod
     def load(cls, data, rules: Rules, limits: Limits | None = None,
              accept_changed_rules: bool = False, verify: bool = False) -> "Game":
-        """A game from a save: read back as data (version 5), or the decisions replayed under
-        `rules` (versions 1 to 4, or `verify`, which also checks that the decisions lead to
+        """A game from a save: read back as data (version 6), or the decisions replayed under
+        `rules` (versions 1 to 5, or `verify`, which also checks that the decisions lead to
         the saved game). Refused when the save is malformed, has no digest or a wrong one, or
         was made under other rules (unless `accept_changed_rules`, which replays the decisions
         under the new rules anyway)."""
@@ -439,14 +440,14 @@ class Game:
                 "E0314", f"the saved decisions do not replay: {e.message}",
                 hint="the save was changed, or the rules changed since it was made")])
         rules_changed = data["rules_fingerprint"] != rules.fingerprint
-        if data["version"] == 4:  # the saved state, as this engine reaches it (see above)
+        if data["version"] in REPLAYED_WITH_STATE:  # the saved state, reached again (see above)
             same = _digest({"game": data["game"], "history": data["history"],
                             "players": data["players"], "seed": data["seed"]}) \
                 == data["digest"] and game.state_written() == data["game"].get("state")
             recorded = data["digest"] if same else None
         else:
-            recorded = {5: game.digest, 3: game.game_digest}.get(data["version"],
-                                                                  game.state_digest)()
+            recorded = {SAVE_VERSION: game.digest, 3: game.game_digest}.get(
+                data["version"], game.state_digest)()
         if data["digest"] != recorded and not (accept_changed_rules and rules_changed):
             raise DiagnosticError([Diagnostic(
                 "E0314", "the save does not replay to the state it recorded",
@@ -524,7 +525,7 @@ def _save_problem(data) -> str | None:
         return "it has no digest of its state (saves without one are not trusted)"
     if not isinstance(data.get("rules_fingerprint"), str):
         return "it does not say which rules it was made with (rules_fingerprint)"
-    if data.get("version") in (3, 4, 5) and not isinstance(data.get("game"), dict):
+    if data.get("version") in (3, 4, 5, 6) and not isinstance(data.get("game"), dict):
         return "it does not hold the game it saved"
     history = data.get("history")
     if not isinstance(history, list):

@@ -8,7 +8,9 @@ from ..grammar import ast as A
 from .errors import RuleError
 from .effects import Effects, own_copy
 from .evaluator import Evaluator, truth
-from .flow import CHOOSER, DONE, BlockFrame, Decision, OptionInstance, RunFrame, Signal, option_token
+from .flow import (
+    CHOOSER, DONE, Decision, OptionInstance, RoutineFrame, RunFrame, Signal, SimFrame, option_token,
+)
 from .pieces import fill_holdings
 from .rules import Rules
 from .state import GameState, Limits
@@ -28,7 +30,6 @@ class Machine(Evaluator, Effects):
         # (a structure's field, a list reached through a local name), so check them all.
         self.touched: set[str] | None = None
         self.stack: list = [RunFrame()]
-        self.reacts = bool(rules.reactions)  # reactions are looked at after each statement
         self.side_steps = 0  # the steps of work that left no trace (see `traceless`)
 
     # --------------------------------------------------------------------------- running
@@ -51,15 +52,17 @@ class Machine(Evaluator, Effects):
         return self.run(self.stack)
 
     def run(self, stack) -> Decision | None:
+        """Carry the flow on, the frame on top of the stack first, to the next decision (None:
+        the stack is empty)."""
         while stack:
             try:
-                decision = stack[-1].step(self, stack)
+                decision = stack[-1].run(self, stack)
             except Signal as signal:
                 self.unwind(stack, signal)
                 continue
             except RuleError as err:
                 if err.node is None:  # a limit reached deep inside: blame the statement running
-                    err.node = statement_of(stack[-1])
+                    err.node = statement_of(stack[-1]) if stack else None
                 raise
             if decision is not None:
                 st = self.state
@@ -69,23 +72,30 @@ class Machine(Evaluator, Effects):
                 return decision
         return None
 
-    def unwind(self, stack, signal: Signal) -> None:
-        """`stop`, `pass`, `end game`: pop frames up to the one the signal ends."""
-        while stack:
-            frame = stack[-1]
-            if signal.kind in frame.ends:
-                if isinstance(frame, RunFrame):
-                    frame.ended(self, stack, signal)
+    def descend(self, stack, height: int) -> Decision | None:
+        """Run the frames above `height` (just put there by a routine) until they have left the
+        stack (None) or one waits (its Decision). A signal none of them takes is raised again,
+        in the routine below."""
+        while len(stack) > height:
+            try:
+                decision = stack[-1].run(self, stack)
+            except Signal as signal:
+                while len(stack) > height:
+                    if stack[-1].take_signal(self, stack, signal):
+                        break
                 else:
-                    stack.pop()
-                    frame.exit(self)
+                    raise
+                continue
+            if decision is not None:
+                return decision
+        return None
+
+    def unwind(self, stack, signal: Signal) -> None:
+        """`stop`, `pass` or `end game` that left the frame on top (its routine did not end
+        it): the frames below are given it in turn, until one takes it."""
+        while stack:
+            if stack[-1].take_signal(self, stack, signal):
                 return
-            if signal.kind == "pass" and getattr(frame, "passes", None) is not None \
-                    and frame.op.node.kind in ("turns", "turns_from"):
-                frame.passes(self)
-                return
-            stack.pop()
-            frame.exit(self)
         raise signal  # out of a part of `simultaneously`: the frame around it goes on
 
     def run_branch(self, sim, i: int, answer=None) -> bool:
@@ -125,10 +135,10 @@ class Machine(Evaluator, Effects):
             return None
         return find(self.stack)
 
-    def call(self, stack, body, env, depth, node) -> None:
-        """Run a procedure's, handler's or reaction's block, one call deeper."""
+    def call(self, stack, routine, env, depth, node) -> None:
+        """Run a reaction's block, one call deeper (put on the stack: the machine runs it)."""
         self.enter_call(depth, node)
-        stack.append(BlockFrame(body, env, depth + 1))
+        stack.append(RoutineFrame(routine, env, depth + 1))
 
     def finish(self) -> None:
         st = self.state
@@ -197,16 +207,16 @@ class Machine(Evaluator, Effects):
         return [p for p, k in ordered if k == best]
 
     # ------------------------------------------------------------------------- decisions
-    def decide(self, frame) -> Decision | None:
-        """The decision a choose frame asks now, or None when nothing is legal."""
-        op, env = frame.op, frame.env
+    def decide(self, op, env) -> Decision | None:
+        """The decision a `choose` or `compose` (compiled: `op`) asks now with the names `env`,
+        or None when nothing is legal (or, composed, nothing is left to confirm)."""
         node = op.node
         player = op.player(self, env)
         if type(player) is not Seat:
             raise RuleError("E0306", f"`choose` needs a player, not {type_name(player)}",
                             node.player)
         if node.kind == "compose":
-            return self.decide_composed(frame, player)
+            return self.decide_composed(op, env, player)
         options = self.standing_still(self._options, op, env, None)
         if node.repeat and options and not any(o.name == DONE for o in op.options):
             options.append(OptionInstance(DONE, "Done", None, env))
@@ -216,10 +226,9 @@ class Machine(Evaluator, Effects):
         return Decision(player, prompt, options, self.secret_depth > 0, node,
                         clock=self.state.clock)
 
-    def decide_composed(self, frame, player: Seat) -> Decision | None:
+    def decide_composed(self, op, env, player: Seat) -> Decision | None:
         """The step of a `compose` asked now: the first whose `until` does not hold; once all
         hold, confirm or start over (None: nothing to confirm, the decision is made)."""
-        op, env = frame.op, frame.env
         node = op.node
         prompt = op.prompt(self, env) if op.prompt is not None else "Choose"
         for step in op.steps:
@@ -235,7 +244,7 @@ class Machine(Evaluator, Effects):
                 prompt = step.prompt(self, env)
             break
         else:
-            if op.start_over is None:
+            if not op.start_over:
                 return None
             options = [OptionInstance(A.COMPOSE_DONE, "Confirm", None, env),
                        OptionInstance(A.COMPOSE_START_OVER, "Start over", None, env)]
@@ -247,7 +256,8 @@ class Machine(Evaluator, Effects):
         """The values a waiting `compose` shows (`showing`), computed for its decider when
         they look, never for bots; it leaves no trace (steps, random draws, new structures)."""
         frame = self.waiting_frame()
-        showing = getattr(getattr(frame, "op", None), "showing", None)
+        wait = getattr(frame, "wait", None)
+        showing = getattr(getattr(wait, "code", None), "showing", None)
         if not showing or getattr(frame, "decision", None) is None:
             return None
         return self.traceless(lambda: [e(self, frame.env) for e in showing])
@@ -369,8 +379,8 @@ __all__ = ["Machine", "Decision", "OptionInstance", "RECOMPUTE", "CONTROL_SIGNAL
 
 
 def statement_of(frame):
-    """The statement a frame is running (for an error raised without a node of its own)."""
-    if isinstance(frame, BlockFrame) and frame.pc:
-        return frame.block.ops[frame.pc - 1].node
-    op = getattr(frame, "op", None)
-    return getattr(op, "node", None)
+    """The statement a frame waits at (for an error raised without a node of its own)."""
+    if isinstance(frame, SimFrame):
+        return frame.routine.node
+    wait = getattr(frame, "wait", None)
+    return wait.node if wait is not None else None

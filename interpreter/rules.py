@@ -213,7 +213,8 @@ def _write_item_texts(rules: Rules) -> None:
 @dataclass
 class Code:
     """The declarations of a ruleset compiled once (``codegen.py`` for expressions,
-    ``flow.py`` for statements), with every name resolved by the scope it stands in."""
+    ``statements.py`` and ``routines.py`` for statements), with every name resolved by the
+    scope it stands in."""
 
     gen: object = None                                # the Generator of its functions
 
@@ -222,11 +223,7 @@ class Code:
     players: dict = field(default_factory=dict)       # name -> (declaration, starting value)
     bounds: dict = field(default_factory=dict)        # id(state declaration) -> (low, high)
     modifiers: dict = field(default_factory=dict)     # define -> [(modifier, when, value)]
-    # The procedures and events that may wait for a decision (the others are written out where
-    # they are called): name -> (params, block), name -> [(params, block)]
-    procedures: dict = field(default_factory=dict)
-    events: dict = field(default_factory=dict)
-    # (declaration, names bound, condition, block, the combinations of its bindings)
+    # (declaration, names bound, condition, routine, the combinations of its bindings)
     reactions: list = field(default_factory=list)
     invariants: list = field(default_factory=list)    # (declaration, test, reads)
     # invariant -> its `when`, compiled: it is checked only at moments when that holds
@@ -237,22 +234,20 @@ class Code:
     scopes: dict = field(default_factory=dict)        # id(choose) -> (choose, names it is in)
     # (declaration, its ranking (codegen.Generator.ranking), its first key (the score) or None)
     winner: tuple | None = None
-    setup: object = None
+    setup: object = None                              # routines (flow.Routine)
     play: object = None
     scoring: object = None
-    blocks: list = field(default_factory=list)        # every block, by number (saved frames)
-    ops: list = field(default_factory=list)           # every statement, by number
+    routines: list = field(default_factory=list)      # every routine, by number (saved frames)
+    decisions: list = field(default_factory=list)     # every choose and compose, by number
 
 
 def compile_code(rules: Rules) -> Code:
     from .codegen import Generator
     from .dependencies import variables_read
-    from .flow import Compiler
 
     gen = Generator(rules)
     compile_expr = gen.expr
-    c = Compiler(gen)
-    code = Code(gen=gen, blocks=c.blocks, ops=c.ops)
+    code = Code(gen=gen, routines=gen.routines, decisions=gen.decisions)
     none = frozenset()
     for d in rules.consts:
         code.consts.append((d.name, compile_expr(d.value, none)))
@@ -269,18 +264,19 @@ def compile_code(rules: Rules) -> Code:
             (m, compile_expr(m.when, frozenset(m.params)) if m.when is not None else None,
              compile_expr(m.value, frozenset(m.params))) for m in mods]
     # A procedure or an event whose blocks run to their end without a decision is written out
-    # whole where it is called (statements.py); the others run in frames.
+    # whole where it is called; one that may wait is a routine (statements.py).
     for name, d in rules.procedures.items():
-        if name not in c.inlining.procedures:
-            code.procedures[name] = (d.params, c.block(d.body, frozenset(d.params)))
+        if name not in gen.inlining.procedures:
+            gen.routine_of(("procedure", name), d.params, d.body)
     for name, handlers in rules.events.items():
-        if name not in c.inlining.events:
-            code.events[name] = [(h.params, c.block(h.body, frozenset(h.params)))
-                                 for h in handlers]
+        if name not in gen.inlining.events:
+            for k, h in enumerate(handlers):
+                gen.routine_of(("event", name, k), h.params, h.body)
     for r in rules.reactions:
         names = tuple(b.name for b in r.bindings)
         inner = frozenset(names)
-        code.reactions.append((r, names, compile_expr(r.condition, inner), c.block(r.body, inner),
+        code.reactions.append((r, names, compile_expr(r.condition, inner),
+                               gen.routine(r.body, inner, r),
                                gen.combinations(r.bindings, none)))
     for inv in rules.invariants:
         code.invariants.append((inv, compile_expr(inv.test, none),
@@ -306,7 +302,7 @@ def compile_code(rules: Rules) -> Code:
     for part in ("setup", "play", "scoring"):
         decl = getattr(rules, part)
         if decl is not None:
-            setattr(code, part, c.block(decl.body, none))
+            setattr(code, part, gen.routine(decl.body, none, decl))
     for name, record in rules.records.items():
         if record.show is not None:
             rules.record_texts[name] = compile_expr(

@@ -9,8 +9,7 @@ against the rules, so a save cannot bring in anything the rules do not have.
 from __future__ import annotations
 
 from .flow import (
-    FRAMES, AwardFrame, BlockFrame, ChooseFrame, ComposeFrame, Decision, LoopFrame, OptionInstance, ReactFrame,
-    RestoreFrame, RunFrame, SimFrame, TriggerFrame, new_option,
+    FRAMES, KEPT, Decision, OptionInstance, ReactFrame, RoutineFrame, RunFrame, SimFrame, new_option,
 )
 from .rng import Rng
 from .state import GameState
@@ -107,7 +106,7 @@ class Copier:
 
 
 _ATOM_TYPES = frozenset(_ATOMS)
-_SHARED = frozenset({"op", "block"})
+_SHARED = frozenset({"routine"})
 
 
 def _slots(cls) -> list[str]:
@@ -215,18 +214,12 @@ class Writer:
             v = getattr(f, name)
             if name == "env":
                 out[name] = self.env(v)
-            elif name == "op":
-                out[name] = v.id
-            elif name == "block":
+            elif name == "routine":
                 out[name] = v.id
             elif name == "decision":
                 out[name] = self.decision(v)
             elif name == "branches":
                 out[name] = [[self.frame(x) for x in branch] for branch in v]
-            elif name in ("known", "bound"):
-                out[name] = None if v is None else sorted(v)
-            elif name == "saved":
-                out[name] = self.env(v)
             elif name == "pending" and v is not None:
                 out[name] = [self.env(e) for e in v]
             else:
@@ -348,57 +341,54 @@ class Reader:
         except (KeyError, TypeError):
             raise BadSnapshot(f"an unknown {what} `{str(key)[:40]}`")
 
-    def decision(self, data, op) -> Decision | None:
+    def decision(self, data, wait) -> Decision | None:
         if data is None:
             return None
+        if wait is None or wait.code is None:
+            raise BadSnapshot("a decision where the rules ask none")
         options = []
         for oid, label, ref, env in _list(data["options"]):
             option = None
             if ref is not None:
                 op_id, index = _list(ref)
-                option = self._op(op_id).options[int(index)]
+                option = self._options_of(op_id)[int(index)]
             options.append(OptionInstance(str(oid), str(label), option, self.env(env)))
         return Decision(self._lookup(self.seats, data["player"], "player"), str(data["prompt"]),
-                        options, bool(data["secret"]), op.node, int(data["clock"]))
+                        options, bool(data["secret"]), wait.code.node, int(data["clock"]))
 
-    def _op(self, n):
-        ops = self.rules.code.ops
-        if type(n) is not int or not 0 <= n < len(ops):
-            raise BadSnapshot("a statement the rules do not have")
-        return ops[n]
+    def _options_of(self, n) -> list:
+        decisions = self.rules.code.decisions
+        if type(n) is not int or not 0 <= n < len(decisions):
+            raise BadSnapshot("a decision the rules do not have")
+        return decisions[n].options
+
+    def _routine(self, n):
+        routines = self.rules.code.routines
+        if type(n) is not int or not 0 <= n < len(routines):
+            raise BadSnapshot("a block the rules do not have")
+        return routines[n]
 
     def frame(self, data):
         cls = FRAMES.get(data.get("frame")) if isinstance(data, dict) else None
         if cls is None:
             raise BadSnapshot("a frame of an unknown kind")
         f = object.__new__(cls)
-        op = None
         for name in _slots(cls):
             raw = data.get(name)
             if name == "env":
                 v = self.env(raw)
-            elif name == "op":
-                v = op = self._op(raw)
-            elif name == "block":
-                blocks = self.rules.code.blocks
-                if type(raw) is not int or not 0 <= raw < len(blocks):
-                    raise BadSnapshot("a block the rules do not have")
-                v = blocks[raw]
+            elif name == "routine":
+                v = self._routine(raw)
             elif name == "decision":
-                v = self.decision(raw, op)
+                v = self.decision(raw, f.routine.waits.get(f.at))
             elif name == "branches":
                 v = [[self.frame(x) for x in _list(branch)] for branch in _list(raw)]
-            elif name == "known" and raw is None:
-                v = None  # a block that adds no names keeps none to take away
-            elif name in ("known", "bound"):
-                v = (frozenset if name == "known" else tuple)(str(x) for x in _list(raw))
-            elif name == "saved":
-                v = self.env(raw)
             elif name == "pending" and raw is not None:
                 v = [self.env(e) for e in _list(raw)]
             else:
                 v = self.value(raw)
             setattr(f, name, v)
+        _CHECKS[cls](f)
         return f
 
 
@@ -453,6 +443,65 @@ def read_game(data, rules, limits, seats: list[Seat]):
 
 __all__ = ["copy_machine", "copy_state", "write_game", "read_game", "BadSnapshot"]
 
+def _check_waiting(f: RoutineFrame) -> None:
+    """A routine's frame read from a save waits where its routine can, keeping what the
+    routine keeps there (so that running it again cannot meet anything else)."""
+    if type(f.at) is not int or type(f.depth) is not int or not isinstance(f.env, dict):
+        raise BadSnapshot("a routine's frame that does not say where it stands")
+    if f.chosen is not None or f.signal is not None:
+        raise BadSnapshot("a routine's frame in the middle of a step")
+    if f.at == 0:
+        if f.v != () or f.decision is not None:
+            raise BadSnapshot("a routine's frame that has not started yet keeps something")
+        return
+    wait = f.routine.waits.get(f.at)
+    if wait is None:
+        raise BadSnapshot("a routine's frame waiting where its rules never wait")
+    if type(f.v) is not tuple or len(f.v) != len(wait.shape) or not all(
+            KEPT[kind](x) for kind, x in zip(wait.shape, f.v)):
+        raise BadSnapshot("a routine's frame keeping what its rules do not keep there")
+    if not wait.names <= f.env.keys():
+        raise BadSnapshot("a routine's frame without the names its rules bind where it waits")
+    if (wait.code is not None) != (f.decision is not None):
+        raise BadSnapshot("a routine's frame whose decision is not where it waits")
+
+
+def _check_parts(f: SimFrame) -> None:
+    """The parts of `simultaneously` read from a save: each a stack of frames, the waiting ones
+    waiting for a decision, the answers and the part asked next within them."""
+    if type(f.branches) is not list or not all(type(b) is list for b in f.branches):
+        raise BadSnapshot("parts of `simultaneously` that are not stacks of frames")
+    waiting, n = f.waiting, len(f.branches)
+
+    def asks(i) -> bool:  # part i waits for a decision (or for its own parts' decisions)
+        top = f.branches[i][-1] if type(i) is int and 0 <= i < n and f.branches[i] else None
+        return type(top) is SimFrame or type(top) is RoutineFrame and top.decision is not None
+
+    if type(waiting) is not list or not waiting or len(set(waiting)) != len(waiting) \
+            or not all(asks(i) for i in waiting):
+        raise BadSnapshot("parts of `simultaneously` waiting where they cannot")
+    if type(f.k) is not int or not 0 <= f.k < len(waiting) or type(f.answers) is not list \
+            or len(f.answers) != f.k or not all(type(a) is str for a in f.answers):
+        raise BadSnapshot("answers to `simultaneously` that do not match its parts")
+    for i, answer in zip(waiting, f.answers):
+        if answer not in f.branches[i][-1].waiting_frame().decision.by_id:
+            raise BadSnapshot("an answer to `simultaneously` that is not one of its options")
+
+
+def _check_game(f: RunFrame) -> None:
+    if type(f.stage) is not int or not 0 <= f.stage <= 3:
+        raise BadSnapshot("a game at a stage that does not exist")
+
+
+def _check_reactions(f: ReactFrame) -> None:
+    if type(f.r) is not int or f.r < 0 or type(f.depth) is not int \
+            or not (f.pending is None or type(f.pending) is list):
+        raise BadSnapshot("reactions that do not say where they stand")
+
+
+_CHECKS = {RoutineFrame: _check_waiting, SimFrame: _check_parts, RunFrame: _check_game,
+           ReactFrame: _check_reactions}
+
+
 # frames named here so that a frame kind added to flow.py without its place here is noticed
-_KNOWN = (AwardFrame, BlockFrame, ChooseFrame, ComposeFrame, LoopFrame, ReactFrame, RestoreFrame, RunFrame,
-          SimFrame, TriggerFrame)
+_KNOWN = (ReactFrame, RoutineFrame, RunFrame, SimFrame)

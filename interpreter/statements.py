@@ -1,22 +1,24 @@
 """Statements written out as Python, generated from the AST like expressions (``codegen.py``).
 
-A statement that can run to its end without waiting for a decision is written out: a run of
-such statements in a block becomes one generated function (a *segment*, ``flow.Segment``), and
-`if`, `for`, `phase`, `do`, ... whose bodies never wait are written out whole, their bodies
-inline, their names Python locals. A statement that may wait (a `choose`, or one holding one,
-or calling a procedure that does) runs in the frames of ``flow.py``, which say where the flow
-stands; its bodies are blocks, compiled in turn into segments and frames. So a game's flow is
-still plain data between decisions, while what happens between two decisions runs as straight
-Python.
+Every statement is written here once, by its `st_<kind>` method, calling ``effects.Effects``
+for every check and change of the state. A statement that holds blocks has two forms, written
+by the same method:
 
-The work of each statement is written here once, calling ``effects.Effects`` for every check
-and change of the state. Every statement costs a step and sets `at`, the statement blamed for
-an error raised without one (a full log, memory).
+- *whole*, when nothing in it ever waits for a decision: its blocks inline, the names they bind
+  Python locals (a procedure or handler that never waits is a function of its own, ``p3``);
+- *resumable*, in a routine (``routines.py``), when something in it may wait: its blocks are
+  guarded by where the routine resumes, the names it binds live in the frame's names, and what
+  says where it stands (a loop's items and position, what a turn restores) is saved in the
+  frame when the routine waits.
+
+Every statement costs a step and sets `at`, the statement blamed for an error raised without one
+(a full log, memory).
 """
 from __future__ import annotations
 
 from ..grammar import ast as A
-from .flow import CHOOSER
+from .flow import CHOOSER, DONE, ChooseCode, ComposeCode
+from .routines import Routines, lets_within
 
 # A value stored as it is (no list, map, grid or structure, which are copied and checked), and
 # two such values the same (``Evaluator.same``): a change to note only when they differ.
@@ -40,7 +42,7 @@ def _same(fn, a: str, b: str) -> str:
         else _SAME.format(a=a, b=b)
 
 
-# Statements written out whole when what they hold is too; the others run in frames.
+# Statements written out whole when what they hold is too; the others are resumable.
 _SIMPLE = frozenset({
     "let", "set", "change", "move", "add", "remove", "shuffle", "log", "require", "reveal",
     "hide", "rotate", "move_pieces", "slide", "stop", "pass", "end_game",
@@ -49,8 +51,9 @@ _COMPOUND = frozenset({
     "if", "match_stmt", "step", "cited", "for", "repeat", "while", "phase", "turn", "do",
     "trigger", "award",
 })
-# Whether statements that hold blocks are written out whole when they can be (turned off by
-# tests that compare the two ways of running the same rules).
+# Whether statements that never wait are written out whole (turned off by tests that compare
+# the two forms of the same statements: with it off, every statement that holds a block is
+# written in its resumable form).
 WRITE_OUT_WHOLE = True
 # Compound statements written inside each other at most this deep (the generated code stays
 # well within Python's limits on nested blocks).
@@ -130,36 +133,29 @@ class Inlining:
 
 class _Block:
     """Where statements are being written: the names in scope (`sc`), whether new names go
-    into the frame's names (`top`: a block run in a frame, whose later statements may read
-    them) or are Python locals, and the code of the depth of calls."""
+    into the frame's names (`top`: a block of a routine, whose later statements may run after
+    a wait) or are Python locals, the code of the depth of calls, and whether a statement that
+    holds blocks is written in its resumable form (`resumable`)."""
 
-    __slots__ = ("sc", "top", "depth")
+    __slots__ = ("sc", "top", "depth", "resumable")
 
-    def __init__(self, sc, top: bool, depth: str):
-        self.sc, self.top, self.depth = sc, top, depth
+    def __init__(self, sc, top: bool, depth: str, resumable: bool = False):
+        self.sc, self.top, self.depth, self.resumable = sc, top, depth, resumable
 
     def nested(self) -> "_Block":
+        """A block of a statement written out whole."""
         return _Block(self.sc, False, self.depth)
 
+    def child(self, names=()) -> "_Block":
+        """A block of a resumable statement, which binds `names` in the frame's names."""
+        sc = self.sc
+        return _Block(type(sc)(sc.py, sc.env | set(names)), True, self.depth, True)
 
-class Statements:
+
+class Statements(Routines):
     """The statement half of ``codegen.Generator``."""
 
     # --------------------------------------------------------------------------- entries
-    def segment(self, stmts, scope: frozenset):
-        """A function `f(machine, frame)` running `stmts` (each written out whole) in a
-        block's frame, its first statement already charged by the frame. The scope after."""
-        from .codegen import Function, Names
-
-        fn = Function(self, self._fresh("s"), "m, F", "env")
-        fn.depth_fixed = False
-        fn.emit("env = F.env")
-        fn.emit("depth = F.depth")
-        ctx = _Block(Names({}, scope), True, "depth")
-        self._guarded(fn, lambda: [self.statement(s, fn, ctx, tick=i > 0)
-                                   for i, s in enumerate(stmts)])
-        return self._function(fn), ctx.sc.env
-
     def procedure(self, key: tuple, params, body) -> str:
         """The function running a procedure's (or an event handler's) block written out
         whole: `f(machine, depth, env)` (`key` names the declaration)."""
@@ -176,8 +172,9 @@ class Statements:
             self._function(fn, stub=False)
         return fname
 
-    def _guarded(self, fn, write) -> None:
-        """Statements whose errors raised without a node blame the statement running."""
+    def _guarded(self, fn, write, after=()) -> None:
+        """Statements whose errors raised without a node blame the statement running (`after`:
+        more lines closing the `try`)."""
         fn.emit("at = None")
         fn.emit("try:")
         fn.depth += 1
@@ -191,6 +188,8 @@ class Statements:
         fn.emit("except RuleError as e:")
         fn.emit("    if e.node is None: e.node = at")
         fn.emit("    raise")
+        for line in after:
+            fn.emit(line)
 
     # ------------------------------------------------------------------------ statements
     def statement(self, s, fn, ctx: _Block, tick: bool = True) -> None:
@@ -198,7 +197,11 @@ class Statements:
         fn.emit(f"at = {at}")
         if tick:
             fn.steps("1", "at")
-        getattr(self, "st_" + s.kind)(s, fn, ctx, at)
+        resumable, ctx.resumable = ctx.resumable, False  # written out whole
+        try:
+            getattr(self, "st_" + s.kind)(s, fn, ctx, at)
+        finally:
+            ctx.resumable = resumable
 
     def _body(self, stmts, fn, ctx: _Block) -> None:
         before = len(fn.lines)
@@ -518,7 +521,7 @@ class Statements:
 
     st_pass = st_end_game = st_stop
 
-    # compound statements, written out whole
+    # ----------------------------------------------------------- statements holding blocks
     def _test(self, test, fn, ctx) -> str:
         """A condition's value, refused when it is not yes or no."""
         t = self.value(test, fn, ctx)
@@ -527,41 +530,96 @@ class Statements:
                     f"{self.const(test)})")
         return t
 
+    def _branches(self, fn, ctx, k: str, blocks: list) -> None:
+        """Resumable: the block of `blocks` ((key, statements)) whose key `k` holds, or the one
+        the routine resumes in."""
+        branch = "if"
+        for key, stmts in blocks:
+            if not stmts:
+                continue
+            guard = fn.placeholder()
+            lo = fn.routine.next_label
+            with fn.indent():
+                self._rbody(stmts, fn, ctx.child())
+            fn.fill(guard, [f"{branch} {self._resuming(fn, lo, f'rs == 0 and {k} == {key} or ')}:"])
+            branch = "elif"
+
     def st_if(self, s, fn, ctx, at):
+        if ctx.resumable:
+            k = fn.tmp()
+            fn.emit("if rs == 0:")
+            with fn.indent():
+                self._first_that_holds(s, fn, ctx, lambda j: fn.emit(f"{k} = {j}"))
+            self._branches(fn, ctx, k, [(j, b.body) for j, b in enumerate(s.branches)]
+                           + [(-1, s.otherwise)])
+            return
+        self._first_that_holds(s, fn, ctx, lambda j: self._body(
+            s.branches[j].body if j >= 0 else s.otherwise or [], fn, ctx.nested()))
+
+    def _first_that_holds(self, s, fn, ctx, then) -> None:
+        """`then(j)` for the first branch j of an `if` whose test holds (-1: none does)."""
         opened = 0
-        for b in s.branches:
+        for j, b in enumerate(s.branches):
             t = self._test(b.test, fn, ctx)
             fn.emit(f"if {t}:")
             with fn.indent():
-                self._body(b.body, fn, ctx.nested())
+                then(j)
             fn.emit("else:")
             fn.depth += 1
             opened += 1
-        self._body(s.otherwise or [], fn, ctx.nested())
+        then(-1)
         fn.depth -= opened
 
     def st_match_stmt(self, s, fn, ctx, at):
-        v = self.value(s.subject, fn, ctx)
-        opened = 0
-        for arm in s.arms:
-            if arm.value is None:
-                self._body(arm.body, fn, ctx.nested())
-                break
-            c = self.value(arm.value, fn, ctx)
-            fn.emit(f"if {v} is {c} or m.same({v}, {c}):")
+        def arm(then):
+            v = self.value(s.subject, fn, ctx)
+            opened = 0
+            for j, a in enumerate(s.arms):
+                if a.value is None:
+                    then(j)
+                    break
+                c = self.value(a.value, fn, ctx)
+                fn.emit(f"if {v} is {c} or m.same({v}, {c}):")
+                with fn.indent():
+                    then(j)
+                fn.emit("else:")
+                fn.depth += 1
+                opened += 1
+            else:
+                fn.emit(f"m.no_arm({v}, {at})")
+            fn.depth -= opened
+
+        if ctx.resumable:
+            k = fn.tmp()
+            fn.emit("if rs == 0:")
             with fn.indent():
-                self._body(arm.body, fn, ctx.nested())
-            fn.emit("else:")
-            fn.depth += 1
-            opened += 1
-        else:
-            fn.emit(f"m.no_arm({v}, {at})")
-        fn.depth -= opened
+                arm(lambda j: fn.emit(f"{k} = {j}"))
+            self._branches(fn, ctx, k, [(j, a.body) for j, a in enumerate(s.arms)])
+            return
+        arm(lambda j: self._body(s.arms[j].body, fn, ctx.nested()))
 
     def st_step(self, s, fn, ctx, at):
-        self._body(s.body, fn, ctx.nested())
+        if ctx.resumable:
+            self._rbody(s.body, fn, ctx.child())
+        else:
+            self._body(s.body, fn, ctx.nested())
 
     st_cited = st_step
+
+    def _started(self, fn, kinds: tuple, names: list[str], kept, ctx, bound, start) -> None:
+        """Resumable: the locals a statement keeps (`names`, of `kinds`, and the values its
+        bindings `bound` replace, `kept`), set by `start()` when it starts, or taken back from
+        the frame when the routine resumes inside it."""
+        self.open(fn, kinds + tuple("value" for x in kept if x), names + [x for x in kept if x])
+        fn.emit("if rs == 0:")
+        with fn.indent():
+            start()
+            for n, x in zip(bound, kept):
+                if x:
+                    fn.emit(f"{x} = env[{n!r}]")
+        fn.emit("else:")
+        with fn.indent():
+            self.restore(fn)
 
     def _until_stopped(self, fn, write) -> None:
         """A loop that `stop` ends (wherever in what it runs the `stop` is met)."""
@@ -571,119 +629,557 @@ class Statements:
         fn.emit("except Signal as e:")
         fn.emit("    if e.kind != 'stop': raise")
 
-    def st_for(self, s, fn, ctx, at):
-        src = self.value(s.binding.source, fn, ctx)
-        items, v = fn.tmp(), fn.tmp()
-        fn.emit(f"{items} = m.items_of({src}, '`for`', {self.const(s.binding)})")
-        inner = ctx.nested()
-        inner.sc = inner.sc.bind(s.binding.name, v)
-
-        def loop():
-            fn.emit(f"for {v} in {items}:")
+    def _loop(self, fn, ctx, names: tuple, body, head, catches: str = "stop",
+              kept: list | None = None) -> None:
+        """Resumable: a loop of a routine, `while True:` whose `head()` (run when the routine is
+        not resuming inside the body) goes on to the next turn or `break`s, binding `names`
+        in the frame's names; `catches` ends it; the names are as before once it has ended."""
+        kept = kept or [None] * len(names)
+        fn.emit("try:")
+        with fn.indent(block=True):
+            fn.emit("while True:")
             with fn.indent(block=True):
-                fn.steps("1", at)
-                if s.where is not None:
-                    w = self._test(s.where, fn, inner)
-                    fn.emit(f"if not {w}: continue")
-                self._body(s.body, fn, inner)
-        self._until_stopped(fn, loop)
+                fn.emit("if rs == 0:")
+                with fn.indent():
+                    head()
+                self._rbody(body, fn, ctx.child(names))
+        self.handler(fn, body, ctx.sc.env, names, kept, catches)
+        self.unbind(fn, names, kept)
+
+    def st_for(self, s, fn, ctx, at):
+        name = s.binding.name
+        if not ctx.resumable:
+            src = self.value(s.binding.source, fn, ctx)
+            items, v = fn.tmp(), fn.tmp()
+            fn.emit(f"{items} = m.items_of({src}, '`for`', {self.const(s.binding)})")
+            inner = ctx.nested()
+            inner.sc = inner.sc.bind(name, v)
+
+            def loop():
+                fn.emit(f"for {v} in {items}:")
+                with fn.indent(block=True):
+                    fn.steps("1", at)
+                    if s.where is not None:
+                        w = self._test(s.where, fn, inner)
+                        fn.emit(f"if not {w}: continue")
+                    self._body(s.body, fn, inner)
+            self._until_stopped(fn, loop)
+            return
+        kept = self.bind_kept(fn, ctx, [name])
+        items, i = fn.tmp(), fn.tmp()
+
+        def start():
+            src = self.value(s.binding.source, fn, ctx)
+            fn.emit(f"{items} = m.items_of({src}, '`for`', {self.const(s.binding)})")
+            fn.emit(f"{i} = 0")
+        self._started(fn, ("list", "index"), [items, i], kept, ctx, [name], start)
+        inner = ctx.child([name])
+
+        def head():
+            fn.emit(f"if {i} >= len({items}): break")
+            fn.emit(f"env[{name!r}] = {items}[{i}]")
+            fn.emit(f"{i} += 1")
+            fn.steps("1", at)
+            if s.where is not None:
+                w = self._test(s.where, fn, inner)
+                fn.emit(f"if not {w}: continue")
+        self._loop(fn, ctx, (name,), s.body, head, kept=kept)
+        self.close(fn)
 
     def st_repeat(self, s, fn, ctx, at):
-        n = self.value(s.count, fn, ctx)
-        fn.emit(f"if type({n}) is not int: m.repeat_error({at})")
+        if not ctx.resumable:
+            n = self.value(s.count, fn, ctx)
+            fn.emit(f"if type({n}) is not int: m.repeat_error({at})")
 
-        def loop():
-            fn.emit(f"for _ in range({n}):")
-            with fn.indent(block=True):
-                fn.steps("1", at)  # a turn of a loop is a step, even with nothing in it
-                self._body(s.body, fn, ctx.nested())
-        self._until_stopped(fn, loop)
+            def loop():
+                fn.emit(f"for _ in range({n}):")
+                with fn.indent(block=True):
+                    fn.steps("1", at)  # a turn of a loop is a step, even with nothing in it
+                    self._body(s.body, fn, ctx.nested())
+            self._until_stopped(fn, loop)
+            return
+        n, i = fn.tmp(), fn.tmp()
+
+        def start():
+            c = self.value(s.count, fn, ctx)
+            fn.emit(f"if type({c}) is not int: m.repeat_error({at})")
+            fn.emit(f"{n}, {i} = {c}, 0")
+        self._started(fn, ("int", "index"), [n, i], [], ctx, [], start)
+
+        def head():
+            fn.emit(f"if {i} >= {n}: break")
+            fn.emit(f"{i} += 1")
+            fn.steps("1", at)
+        self._loop(fn, ctx, (), s.body, head)
+        self.close(fn)
 
     def st_while(self, s, fn, ctx, at):
+        def head():
+            t = self._test(s.test, fn, ctx)
+            fn.emit(f"if not {t}: break")
+            fn.steps("1", at)
+        if ctx.resumable:
+            self._loop(fn, ctx, (), s.body, head)
+            return
+
         def loop():
             fn.emit("while True:")
             with fn.indent(block=True):
-                t = self._test(s.test, fn, ctx)
-                fn.emit(f"if not {t}: break")
-                fn.steps("1", at)
+                head()
                 self._body(s.body, fn, ctx.nested())
         self._until_stopped(fn, loop)
 
+    def st_rounds(self, s, fn, ctx, at):
+        """`rounds` (always resumable: a game's rounds hold its decisions)."""
+        counted = s.mode == "count"
+        n, i = fn.tmp(), fn.tmp()
+
+        def start():
+            c = self.value(s.expr, fn, ctx)
+            fn.emit(f"if type({c}) is not int: m.rounds_error({c}, {self.const(s.expr)})")
+            fn.emit(f"{n}, {i} = {c}, 0")
+        if counted:
+            self._started(fn, ("int", "index"), [n, i], [], ctx, [], start)
+
+        def head():
+            if counted:
+                fn.emit(f"if {i} >= {n}: break")
+                fn.emit(f"{i} += 1")
+            elif s.mode == "until":
+                t = self._test(s.expr, fn, ctx)
+                fn.emit(f"if {t}: break")
+            fn.steps("1", at)
+            st = fn.use("st")
+            fn.emit(f"{st}.round += 1")
+            fn.emit(f"m.log('Round ' + str({st}.round), kind='round')")
+        self._loop(fn, ctx, (), s.body, head)
+        if counted:
+            self.close(fn)
+
     def st_phase(self, s, fn, ctx, at):
-        opened = 0
-        if s.when is not None:
-            fn.emit(f"if {self._test(s.when, fn, ctx)}:")
-            fn.depth += 1
-            opened = 1
-        st, prev = fn.use("st"), fn.tmp()
-        fn.emit(f"{prev} = {st}.phase")
-        fn.emit(f"{st}.phase = {s.name!r}")
-        fn.emit(f"m.log({'Phase: ' + s.name!r}, kind='phase')")
+        st = fn.use("st")
+        if not ctx.resumable:
+            opened = 0
+            if s.when is not None:
+                fn.emit(f"if {self._test(s.when, fn, ctx)}:")
+                fn.depth += 1
+                opened = 1
+            prev = fn.tmp()
+            fn.emit(f"{prev} = {st}.phase")
+            fn.emit(f"{st}.phase = {s.name!r}")
+            fn.emit(f"m.log({'Phase: ' + s.name!r}, kind='phase')")
+            fn.emit("try:")
+            with fn.indent(block=True):
+                self._body(s.body, fn, ctx.nested())
+            fn.emit("finally:")
+            fn.emit(f"    {st}.phase = {prev} if {prev} is not None else {s.name!r}")
+            fn.depth -= opened
+            return
+        (prev,) = self.open(fn, ("phase",))
+        ok = fn.tmp()
+        fn.emit("if rs == 0:")
+        with fn.indent():
+            fn.emit(f"{ok} = {self._test(s.when, fn, ctx) if s.when is not None else 'True'}")
+            fn.emit(f"if {ok}:")
+            with fn.indent():
+                fn.emit(f"{prev} = {st}.phase")
+                fn.emit(f"if {prev} is None: {prev} = {s.name!r}")
+                fn.emit(f"{st}.phase = {s.name!r}")
+                fn.emit(f"m.log({'Phase: ' + s.name!r}, kind='phase')")
+        fn.emit("else:")
+        with fn.indent():
+            fn.emit(f"{ok} = True")
+            self.restore(fn)
+        fn.emit(f"if {ok}:")
+        with fn.indent():
+            self._restoring(fn, ctx, s.body, f"{st}.phase = {prev}")
+        self.close(fn)
+
+    def _restoring(self, fn, ctx, body, undo: str) -> None:
+        """Resumable: `body`, then `undo`, which a signal passing through does too."""
         fn.emit("try:")
         with fn.indent(block=True):
-            self._body(s.body, fn, ctx.nested())
-        fn.emit("finally:")
-        fn.emit(f"    {st}.phase = {prev} if {prev} is not None else {s.name!r}")
-        fn.depth -= opened
+            self._rbody(body, fn, ctx.child())
+        fn.emit("except Signal:")
+        with fn.indent():
+            fn.emit(undo)
+            for n in sorted(lets_within(body) - set(ctx.sc.env or ())):
+                fn.emit(f"env.pop({n!r}, None)")
+            fn.emit("raise")
+        fn.emit(undo)
 
     def st_turn(self, s, fn, ctx, at):
-        p = self.value(s.player, fn, ctx)
-        st, prev = fn.use("st"), fn.tmp()
-        fn.emit(f"{prev} = {st}.current")
-        fn.emit(f"{st}.current = {p}")
-        fn.emit(f"{st}.turns += 1")
+        st = fn.use("st")
+        if not ctx.resumable:
+            p = self.value(s.player, fn, ctx)
+            prev = fn.tmp()
+            fn.emit(f"{prev} = {st}.current")
+            fn.emit(f"{st}.current = {p}")
+            fn.emit(f"{st}.turns += 1")
+            fn.emit("try:")
+            with fn.indent(block=True):
+                self._body(s.body, fn, ctx.nested())
+            fn.emit("finally:")
+            fn.emit(f"    {st}.current = {prev}")
+            return
+        (prev,) = self.open(fn, ("value",))
+        fn.emit("if rs == 0:")
+        with fn.indent():
+            p = self.value(s.player, fn, ctx)
+            fn.emit(f"{prev} = {st}.current")
+            fn.emit(f"{st}.current = {p}")
+            fn.emit(f"{st}.turns += 1")
+        fn.emit("else:")
+        with fn.indent():
+            self.restore(fn)
+        self._restoring(fn, ctx, s.body, f"{st}.current = {prev}")
+        self.close(fn)
+
+    def st_turns(self, s, fn, ctx, at):
+        """`turns` (always resumable): one action per turn, round and round, skipping those who
+        passed, until all did."""
+        st, name = fn.use("st"), s.binding.name
+        kept = self.bind_kept(fn, ctx, [name])
+        order, i, passed, player, prev = [fn.tmp() for _ in range(5)]
+
+        def start():
+            src = self.value(s.binding.source, fn, ctx)
+            fn.emit(f"if type({src}) is not list: m.turns_error({self.const(s.binding)})")
+            fn.emit(f"{order}, {i}, {passed}, {player}, {prev} = {src}, 0, set(), None, None")
+        self._started(fn, ("list", "index", "players", "value", "before"),
+                      [order, i, passed, player, prev], kept, ctx, [name], start)
+
+        def head():
+            fn.emit(f"if {prev} is not None:")  # a turn just ended
+            fn.emit(f"    {st}.current, {player}, {prev} = {prev}[0], None, None")
+            fn.emit(f"while len({passed}) < len({order}):")
+            with fn.indent(block=True):
+                fn.emit(f"if {i} >= len({order}): {i} = 0")
+                fn.emit(f"{i} += 1")
+                fn.emit(f"if {i} - 1 in {passed}: continue")
+                fn.steps("1", at)
+                fn.emit(f"{st}.turns += 1")
+                fn.emit(f"{prev}, {player} = ({st}.current,), {i} - 1")
+                fn.emit(f"{st}.current = env[{name!r}] = {order}[{i} - 1]")
+                fn.emit("break")
+            fn.emit("else:")
+            fn.emit("    break")
+        self._turn_loop(fn, ctx, s.body, name, kept, prev, head,
+                        f"{passed}.add({player})")
+        self.close(fn)
+
+    def st_turns_from(self, s, fn, ctx, at):
+        """`turns p from a then e until c` (always resumable): turns in an order the rules
+        compute, the next player read after each turn, until `c` holds (read before each)."""
+        st, name = fn.use("st"), s.name
+        kept = self.bind_kept(fn, ctx, [name])
+        player, prev = fn.tmp(), fn.tmp()
+        inner = ctx.child([name])
+
+        def start():
+            fn.emit(f"{player}, {prev} = {self.value(s.start, fn, ctx)}, None")
+        self._started(fn, ("value", "before"), [player, prev], kept, ctx, [name], start)
+
+        def head():
+            fn.emit(f"if {prev} is not None:")  # a turn just ended: who is next?
+            with fn.indent():
+                fn.emit(f"{st}.current, {prev} = {prev}[0], None")
+                fn.emit(f"env[{name!r}] = {player}")
+                then = self.value(s.then, fn, inner)
+                fn.emit(f"{player} = {then}")
+            fn.steps("1", at)
+            fn.emit(f"env[{name!r}] = {player}")
+            t = self._test(s.until, fn, inner)
+            fn.emit(f"if {t}: break")
+            fn.emit(f"if type({player}) is not Seat: m.turn_without_player({player}, "
+                    f"{self.const(s.then)} if {st}.turns else {self.const(s.start)})")
+            fn.emit(f"{st}.turns += 1")
+            fn.emit(f"{prev}, {st}.current = ({st}.current,), {player}")
+        self._turn_loop(fn, ctx, s.body, name, kept, prev, head, None)
+        self.close(fn)
+
+    def _turn_loop(self, fn, ctx, body, name, kept, prev: str, head, passes) -> None:
+        """Resumable: the loop of `turns`: `pass` in the body ends the turn (`passes`: what it
+        does besides), `stop` the loop; the current player is restored when it ends."""
+        st = fn.use("st")
         fn.emit("try:")
         with fn.indent(block=True):
-            self._body(s.body, fn, ctx.nested())
-        fn.emit("finally:")
-        fn.emit(f"    {st}.current = {prev}")
-
-    def _call(self, fname: str, params, args: list[str], fn, ctx, at) -> None:
-        """Run a procedure's or handler's function one call deeper, with its parameters and
-        who made the decision being carried out (for its log lines in secret decisions)."""
-        from .flow import callee_env
-
-        self.ns.setdefault("callee_env", callee_env)
-        fn.emit(f"m.enter_call({ctx.depth}, {at})")
-        fn.emit(f"{fname}(m, {ctx.depth} + 1, callee_env({tuple(params)!r}, "
-                f"({''.join(a + ', ' for a in args)}), env))")
-        fn.emit(f"m.depth = {ctx.depth}")
+            fn.emit("while True:")
+            with fn.indent(block=True):
+                fn.emit("if rs == 0:")
+                with fn.indent():
+                    head()
+                fn.emit("try:")
+                with fn.indent(block=True):
+                    self._rbody(body, fn, ctx.child([name]))
+                self.handler(fn, body, ctx.sc.env | {name}, (), [], "pass")
+                if passes:
+                    fn.emit(f"    {passes}")
+        fn.emit("except Signal as e:")
+        with fn.indent():
+            fn.emit(f"if {prev} is not None: {st}.current = {prev}[0]")
+            self.unbind(fn, [name], kept)
+            fn.emit("if e.kind != 'stop': raise")
+        self.unbind(fn, [name], kept)
 
     def st_do(self, s, fn, ctx, at):
         decl = self.rules.procedures.get(s.name)
         if decl is None:
             fn.emit(f"m.unknown_procedure({at})")
             return
-        args = [self.value(a, fn, ctx) for a in s.args]
-        if len(args) != len(decl.params):
-            fn.emit(f"m.wrong_arity({at}, {s.name!r}, {len(decl.params)}, {len(args)})")
+        key = ("procedure", s.name)
+        if ctx.resumable and s.name not in self.inlining.procedures:
+            self._call_site(fn, s, ctx.sc.env, lambda: self._call(key, decl, s.args, fn, ctx, at))
             return
-        fname = self.procedure(("procedure", s.name), decl.params, decl.body)
-        self._call(fname, decl.params, args, fn, ctx, at)
+        self._call(key, decl, s.args, fn, ctx, at)
+
+    def _call(self, key, decl, args, fn, ctx, at, values: list[str] | None = None) -> None:
+        """Run a procedure's or handler's block one call deeper, with its parameters and who
+        made the decision being carried out (for its log lines in secret decisions): a
+        function when it never waits, else its routine in a frame of its own (`d` its
+        decision, in a call site of a routine)."""
+        from .flow import callee_env
+
+        if values is None:
+            values = [self.value(a, fn, ctx) for a in args]
+        if len(values) != len(decl.params):
+            what = key[1] if key[0] == "procedure" else key[1] + " handlers"
+            fn.emit(f"m.wrong_arity({at}, {what!r}, {len(decl.params)}, {len(values)})")
+            if ctx.resumable:
+                fn.emit("d = None")
+            return
+        self.ns.setdefault("callee_env", callee_env)
+        env = f"callee_env({tuple(decl.params)!r}, ({''.join(v + ', ' for v in values)}), env)"
+        fn.emit(f"m.enter_call({ctx.depth}, {at})")
+        never_waits = (key[1] in self.inlining.procedures if key[0] == "procedure"
+                       else key[1] in self.inlining.events)
+        if never_waits:
+            fn.emit(f"{self.procedure(key, decl.params, decl.body)}(m, {ctx.depth} + 1, {env})")
+            fn.emit(f"m.depth = {ctx.depth}")
+            if ctx.resumable:
+                fn.emit("d = None")
+            return
+        k = self.const(self.routine_of(key, decl.params, decl.body))
+        fn.emit(f"nf = RoutineFrame({k}, {env}, {ctx.depth} + 1)")
+        fn.emit("S.append(nf)")
+        fn.emit(f"d = {k}.fn(m, S, nf)")
 
     def st_trigger(self, s, fn, ctx, at):
-        args = [self.value(a, fn, ctx) for a in s.args]
-        for k, h in enumerate(self.rules.events.get(s.event, ())):
-            if len(h.params) != len(args):
-                fn.emit(f"m.wrong_arity({at}, {s.event + ' handlers'!r}, {len(h.params)}, "
-                        f"{len(args)})")
-                return
-            fname = self.procedure(("event", s.event, k), h.params, h.body)
-            self._call(fname, h.params, args, fn, ctx, at)
+        handlers = self.rules.events.get(s.event, ())
+        if not (ctx.resumable and s.event not in self.inlining.events):
+            values = [self.value(a, fn, ctx) for a in s.args]
+            for k, h in enumerate(handlers):
+                self._call(("event", s.event, k), h, s.args, fn, ctx, at, values)
+                if len(h.params) != len(values):
+                    return
+            return
+        # the handlers run in turn, any of them may wait: the values they are given are kept
+        values = self.open(fn, tuple("value" for _ in s.args))
+        fn.emit("if rs == 0:")
+        with fn.indent():
+            for v, a in zip(values, s.args):
+                fn.emit(f"{v} = {self.value(a, fn, ctx)}")
+            if not s.args:
+                fn.emit("pass")
+        fn.emit("else:")
+        with fn.indent():
+            self.restore(fn)
+        for k, h in enumerate(handlers):
+            self._call_site(fn, s, ctx.sc.env, lambda: self._call(
+                ("event", s.event, k), h, s.args, fn, ctx, at, values))
+            if len(h.params) != len(values):
+                break
+        self.close(fn)
 
     def st_award(self, s, fn, ctx, at):
         from .codegen import sort_keys_of
 
-        amounts = self.value(s.amounts, fn, ctx)
-        fn.emit(f"m.award_amounts({amounts}, {at})")
-        with fn.expression():
-            rows = self._rows(fn, ctx.sc, s.binding, s.where, sort_keys_of(s.keys))
-        p, amount = fn.tmp(), fn.tmp()
-        inner = ctx.nested()
-        inner.sc = inner.sc.bind(s.binding.name, p).bind("amount", amount)
-        fn.emit(f"for {p}, {amount} in m.award_groups({amounts}, m.order({rows}, {at}), {at}):")
+        name, groups = s.binding.name, fn.tmp()
+
+        def given():  # (player, amount) for each ranked player whose rank earns something
+            amounts = self.value(s.amounts, fn, ctx)
+            fn.emit(f"m.award_amounts({amounts}, {at})")
+            with fn.expression():
+                rows = self._rows(fn, ctx.sc, s.binding, s.where, sort_keys_of(s.keys))
+            fn.emit(f"{groups} = m.award_groups({amounts}, m.order({rows}, {at}), {at})")
+
+        if not ctx.resumable:
+            given()
+            p, amount = fn.tmp(), fn.tmp()
+            inner = ctx.nested()
+            inner.sc = inner.sc.bind(name, p).bind("amount", amount)
+            fn.emit(f"for {p}, {amount} in {groups}:")
+            with fn.indent(block=True):
+                self._body(s.body, fn, inner)
+            return
+        names, i = (name, "amount"), fn.tmp()
+        kept = self.bind_kept(fn, ctx, names)
+        self._started(fn, ("list", "index"), [groups, i], kept, ctx, names,
+                      lambda: (given(), fn.emit(f"{i} = 0")))
+
+        def head():
+            fn.emit(f"if {i} >= len({groups}): break")
+            fn.emit(f"env[{name!r}], env['amount'] = {groups}[{i}]")
+            fn.emit(f"{i} += 1")
+        self._loop(fn, ctx, names, s.body, head, catches=None, kept=kept)
+        self.close(fn)
+
+    # ------------------------------------------------------------------------- decisions
+    def st_choose(self, s, fn, ctx, at):
+        """`choose` (always resumable): the decision is asked and the routine waits; given
+        the answer, the chosen option's block runs with its names (and who chose). `repeat
+        choose` asks again until the player is done; `otherwise` runs when nothing is legal."""
+        code = ChooseCode(self, s, ctx.sc.env)
+        blocks = [(j, o.body, o) for j, o in enumerate(s.options)]
+        if s.otherwise is not None and not s.repeat:
+            blocks.append((-2, s.otherwise, None))
+        if s.repeat:
+            self._asked_again(fn, ctx, s, lambda: self._decision(fn, ctx, s, code, blocks, at),
+                              catches="stop")
+        else:
+            self._decision(fn, ctx, s, code, blocks, at)
+
+    def st_compose(self, s, fn, ctx, at):
+        """`compose` (always resumable): the step asked is the first whose `until` does not
+        hold, read from the state each time; once every step holds the player confirms (the
+        decision is made) or starts over (the `start over` block runs) and is asked again."""
+        code = ComposeCode(self, s, ctx.sc.env)
+        blocks = [(j, o.body, o) for j, o in enumerate(o for st in s.steps for o in st.options)]
+        if s.start_over is not None:
+            blocks.append((-1, s.start_over, None))
+        self._asked_again(fn, ctx, s, lambda: self._decision(fn, ctx, s, code, blocks, at),
+                          catches=None)
+
+    def _asked_again(self, fn, ctx, s, decision, catches: str | None) -> None:
+        """A decision asked until the player is done: `repeat choose` (which `stop` ends) and
+        `compose`."""
+        if catches:
+            fn.emit("try:")
+            fn.depth += 1
+            fn.blocks += 1
+        fn.emit("while True:")
         with fn.indent(block=True):
-            self._body(s.body, fn, inner)
+            decision()
+        if catches:
+            fn.depth -= 1
+            fn.blocks -= 1
+            self.handler(fn, [x for b in _bodies(s) for x in b], ctx.sc.env, (), [], catches)
+
+    def _decision(self, fn, ctx, s, code, blocks: list, at) -> None:
+        """A decision: asked (`m.decide`), waited for, and the block of the option taken run
+        with its names and who chose (`blocks`: (key, statements, option): an option's
+        position, -1 `start over`, -2 `otherwise`)."""
+        again = s.kind == "compose" or s.repeat
+        k, chosen, who = fn.tmp(), fn.tmp(), fn.tmp()
+        bound = sorted({b.name for _, _, o in blocks if o is not None for b in o.bindings})
+        kept = self.bind_kept(fn, ctx, bound)
+        chooser = fn.tmp()
+        kc = self.const(code)
+        label = fn.routine.next_label  # where it waits
+        # asked again with nothing to choose (a `given` changed the state): asked anew
+        fn.emit(f"if rs == {label} and F.chosen is None: rs = 0")
+        fn.emit("if rs == 0:")
+        with fn.indent():
+            if again:
+                fn.steps("1", at)  # each time it is asked
+            fn.emit(f"d = m.decide({kc}, env)")
+            fn.emit("if d is None:")
+            if again:
+                fn.emit("    break")
+            else:  # `otherwise` (or nothing) runs; what an option's block keeps is nothing
+                fn.emit(f"    {k} = -2")
+                for x in [chooser] + [x for x in kept if x]:
+                    fn.emit(f"    {x} = None")
+            fn.emit("else:")
+            with fn.indent():
+                fn.emit("F.decision = d")
+                self.wait(fn, code, s, ctx.sc.env)
+        fn.emit(f"elif rs == {label}:")
+        with fn.indent():
+            fn.emit("rs = 0")
+            fn.emit(f"{chosen}, {who} = F.chosen")
+            fn.emit("F.chosen = None")
+            if s.kind == "compose":  # confirmed: the decision is made
+                fn.emit(f"if {chosen}.option is None and {chosen}.id == {A.COMPOSE_DONE!r}: "
+                        "break")
+            elif again:  # the `done` the rules add ends the loop; `skip` asks again
+                fn.emit(f"if {chosen}.option is None:")
+                fn.emit(f"    if {chosen}.id == {DONE!r}: break")
+                fn.emit("    continue")
+            # -1 starts a composed decision over; -3 is `skip`: no block runs
+            fn.emit(f"{k} = {chosen}.option.index if {chosen}.option is not None else "
+                    f"{-1 if s.kind == 'compose' else -3}")
+            fn.emit(f"if {k} >= -1:")
+            with fn.indent():
+                fn.emit(f"{chooser} = env.get({CHOOSER!r})")
+                for n, x in zip(bound, kept):
+                    if x:
+                        fn.emit(f"{x} = env[{n!r}]")
+                fn.emit(f"env[{CHOOSER!r}] = {who}")
+                fn.emit(f"if {k} >= 0: env.update({chosen}.bound())")
+        # what it keeps while an option's block runs (saved at waits inside it)
+        self.open(fn, ("value",) + tuple("value" for x in kept if x),
+                  [chooser] + [x for x in kept if x])
+        resume = fn.placeholder()  # resuming inside an option's block: which, what it kept
+        ranges = []
+        fn.emit("try:")
+        with fn.indent(block=True):
+            branch = "if"
+            for key, stmts, o in blocks:
+                lo = fn.routine.next_label
+                fn.emit(f"{branch} {k} == {key}:")
+                with fn.indent():
+                    names = ([b.name for b in o.bindings] if o is not None else []) + (
+                        [CHOOSER] if key >= -1 else [])
+                    self._rbody(stmts, fn, ctx.child(names))
+                    if s.kind == "choose" and again and o is not None and o.name == DONE:
+                        fn.emit("break")  # an option the rules call `done` ends the loop
+                ranges.append((key, lo, fn.routine.next_label - 1))
+                branch = "elif"
+        inside = [x for _, b, _ in blocks for x in b]
+        fn.emit("except Signal:")
+        with fn.indent():
+            self._unbind_option(fn, k, chooser, bound, kept)
+            for n in sorted(lets_within(inside) - set(ctx.sc.env or ()) - set(bound)):
+                fn.emit(f"env.pop({n!r}, None)")
+            fn.emit("raise")
+        self._unbind_option(fn, k, chooser, bound, kept)
+        lines = [f"{'el' if i else ''}if {lo} <= rs <= {hi}: {k} = {key}"
+                 for i, (key, lo, hi) in enumerate(r for r in ranges if r[2] >= r[1])]
+        if lines:
+            fn.fill(resume, ["else:", *["    " + x for x in lines + self.restored(fn)]])
+        else:
+            fn.fill(resume, [])
+        self.close(fn)
+
+    def _unbind_option(self, fn, k: str, chooser: str, names, kept) -> None:
+        """After an option's block (or a signal through it): the names it bound are gone, and
+        who chose is who chose before (in a decision inside another's option)."""
+        fn.emit(f"if {k} >= -1:")
+        with fn.indent():
+            fn.emit(f"if {chooser} is None: env.pop({CHOOSER!r}, None)")
+            fn.emit(f"else: env[{CHOOSER!r}] = {chooser}")
+            self.unbind(fn, names, kept)
+
+    def st_simultaneously(self, s, fn, ctx, at):
+        """`simultaneously` (always resumable): each player's part runs in a stack of its own
+        (``flow.SimFrame``), one routine for all of them."""
+        name = s.binding.name
+        part = self.routine(s.body, ctx.sc.env | {name}, s)
+        k = self.const(part)
+
+        def call():
+            src = self.value(s.binding.source, fn, ctx)
+            fn.emit(f"if type({src}) is not list: m.simultaneously_error({self.const(s.binding)})")
+            parts, p = fn.tmp(), fn.tmp()
+            fn.emit(f"{parts} = []")
+            fn.emit(f"for {p} in list({src}):")
+            with fn.indent(block=True):
+                fn.steps("1", at)
+                fn.emit(f"{parts}.append([RoutineFrame({k}, {{**env, {name!r}: {p}}}, depth)])")
+            fn.emit(f"S.append(SimFrame({k}, {parts}))")
+            fn.emit("d = m.descend(S, len(S) - 1)")
+        self._call_site(fn, s, ctx.sc.env, call)
 
 
 __all__ = ["Statements", "Inlining"]

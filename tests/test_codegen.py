@@ -42,7 +42,8 @@ def test_generated_sources_are_python_written_from_the_tree_alone():
     # the rules' names appear only inside string literals, never as identifiers
     assert "hostile" not in names and "n" not in names
     assert rules.code.gen.ns["__builtins__"].keys() <= {
-        "type", "len", "range", "list", "dict", "int", "str", "bool", "enumerate", "ValueError"}
+        "type", "len", "range", "list", "dict", "int", "str", "bool", "enumerate", "ValueError",
+        "set"}
 
 
 def test_comprehensions_nested_deeper_than_python_allows_still_run():
@@ -63,7 +64,7 @@ def test_a_long_chain_of_conditions_still_runs():
     assert g.state.globals["m"] == 210
 
 
-def test_statements_nested_deeply_run_in_frames_and_give_the_same_game():
+def test_statements_nested_deeper_than_a_python_function_allows_still_run():
     body = "increase total by 1"
     for k in range(9):
         body = f"for x{k} in 1..2 {{\n if x{k} > 0 {{\n {body}\n }}\n }}"
@@ -100,9 +101,10 @@ winner p in players by p.score descending
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_written_out_statements_and_frames_agree_on_a_whole_game(seed, monkeypatch):
+def test_statements_written_out_whole_and_resumable_agree_on_a_whole_game(seed, monkeypatch):
     """The same rules run with their loops, ifs and calls written out whole, and with every
-    statement on its own in frames (as with reactions): the same games, to the step."""
+    statement that holds a block in its resumable form, every procedure a routine (as with
+    reactions): the same games, to the step."""
     games = []
     for whole in (True, False):
         monkeypatch.setattr(statements, "WRITE_OUT_WHOLE", whole)
@@ -113,23 +115,23 @@ def test_written_out_statements_and_frames_agree_on_a_whole_game(seed, monkeypat
     assert [s.vars for s in a.state.seats] == [s.vars for s in b.state.seats]
     assert _log(a) == _log(b)
     assert (a.state.steps, a.state.clock, a.history) == (b.state.steps, b.state.clock, b.history)
-    assert len(a.rules.code.ops) < len(b.rules.code.ops)  # fewer, larger pieces written out
+    assert len(a.rules.code.routines) < len(b.rules.code.routines)  # `tally` written out
 
 
 @pytest.mark.parametrize("ruleset", ["examples/love_letter", "examples/sushi_go", "liqueur"])
-def test_bundled_games_are_the_same_written_out_or_in_frames(ruleset, monkeypatch):
+def test_bundled_games_are_the_same_written_out_whole_or_resumable(ruleset, monkeypatch):
     from rulebook import api
     from rulebook.interpreter.rules import compile_rules
 
     program = api.load(ruleset).program
-    records, ops = [], []
+    records, sizes = [], []
     for whole in (True, False):
         monkeypatch.setattr(statements, "WRITE_OUT_WHOLE", whole)
         rules = compile_rules(program)
-        ops.append(len(rules.code.ops))
+        sizes.append(sum(len(src) for src in rules.code.gen.sources))
         records.append([play_one(rules, None, i, i, "random") for i in range(3)])
     assert records[0] == records[1]
-    assert ops[0] < ops[1]
+    assert sizes[0] != sizes[1]  # the two forms are two codes
 
 
 DEEP = header() + """
