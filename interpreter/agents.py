@@ -121,16 +121,21 @@ def play_out(game: Game, agents: dict[int, Agent], max_decisions: int = 1_000_00
     """Drive a game to its end with agents (one per seat). Rule errors propagate as
     DiagnosticError; the game keeps its diagnostic in `game.error`."""
     made = 0
+    # how each seat's agent is asked (`decide`), looked up once
+    asked = {seat: (not getattr(agent, "person", False), getattr(agent, "reads_labels", True),
+                    None if hasattr(agent, "choose") or isinstance(agent, NeedsView)
+                    else agent.decide)
+             for seat, agent in agents.items()}
     while game.pending is not None:
         if made >= max_decisions:
             raise DiagnosticError([Diagnostic(
                 "E0301", f"the game went on for more than {max_decisions:,} decisions",
                 hint="check that the game's end condition can be reached")])
         seat = game.pending.player.seat
-        agent = agents[seat]
-        options = game.legal_options(bots=not getattr(agent, "person", False),
-                                     labels=getattr(agent, "reads_labels", True))
-        choice = decide(agent, game, seat, options)
+        bots, labels, plain = asked[seat]
+        options = game.legal_options(bots=bots, labels=labels)
+        choice = plain(None, options) if plain is not None \
+            else decide(agents[seat], game, seat, options)
         game.apply(choice, seat)
         made += 1
     return Outcome(game, made)

@@ -44,7 +44,7 @@ Scope = frozenset | None
 # What generated code may call by name: no other built-in of Python is reachable from it.
 _SAFE_BUILTINS = {"type": type, "len": len, "range": range, "list": list, "dict": dict,
                   "int": int, "str": str, "bool": bool, "enumerate": enumerate,
-                  "ValueError": ValueError, "set": set}
+                  "ValueError": ValueError, "set": set, "zip": zip}
 
 # Element types for which Python's `list.index` finds what `Evaluator.contains` finds.
 _INDEXABLE = frozenset({str, Sym, Seat, Item, Struct, type(None)})
@@ -95,6 +95,7 @@ class Function:
         self.seat_lists: set[str] = set()
         self.items: set[str] = set()  # a row of a table (an element of the table's list)
         self.item_lists: set[str] = set()
+        self.sizes: dict[str, int] = {}  # ranges whose length is known as written
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -204,6 +205,7 @@ class Generator(Statements):
 
         self._repeatable = repeatable_defines(rules)
         self._const_names_of_rules = {d.name for d in rules.consts}
+        self.literal_consts = literal_consts(rules)  # written in the code as their values
         # names a component's or a structure's fields may have (records, tables' columns)
         self._field_names = {f.name for r in rules.records.values() for f in r.fields} | {
             c for d in rules.program.declarations if d.kind == "table" for c in d.columns}
@@ -291,17 +293,16 @@ class Generator(Statements):
         return self._function(fn)
 
     def options(self, option, node, choose, scope: Scope):
-        """A function `f(machine, env, out, seen)` appending to `out` an ``OptionInstance``
-        for each legal combination of the bindings of `node` (an option of statement
-        `choose`; `option` its OptionCode), with its id (`name:token:token`, made unique
-        among `seen`)."""
-        from .flow import new_option, option_token
+        """A function `f(machine, env, out, seen)` appending to `out` each legal combination
+        of the bindings of `node` (an option of statement `choose`; `option` its OptionCode)
+        as ``flow.Decision`` lists them: its id (`name:token:token`, made unique among
+        `seen`), `option` and the values."""
+        from .flow import option_token
 
         fn = Function(self, self._fresh("o"), "m, env, out, seen", "env")
         positions: list = []
         code, limit = self.const(option), self.const(choose)
         self.ns.setdefault("option_token", option_token)
-        self.ns.setdefault("new_option", new_option)
 
         def body(inner):
             parts, text = [], node.name
@@ -316,9 +317,24 @@ class Generator(Statements):
             fn.emit(f"if {oid} in seen: {oid} = m.unique_option_id({oid}, seen)")
             fn.emit(f"seen.add({oid})")
             values = "".join(inner.py[b.name] + ", " for b in node.bindings)
-            fn.emit(f"out.append(new_option({oid}, {code}, env, ({values}), m))")
+            fn.emit(f"out.append(({oid}, {code}, ({values})))")
             fn.emit(f"if len(out) > {fn.use('LIMIT')}: m.too_many_options({limit})")
         self.loops(fn, Names({}, scope), node.bindings, node.where, body, positions=positions)
+        return self._function(fn)
+
+    def option_label(self, option, scope: Scope):
+        """A function `f(machine, env, values)` giving how an instance of `option` reads: its
+        label, worked out with the decision's names and the values its bindings took (as
+        Python locals, with no names made for them)."""
+        if option.label is None:
+            return None
+        fn = Function(self, self._fresh("l"), "m, env, vals", "env")
+        names = [b.name for b in option.bindings]
+        local = {n: fn.tmp() for n in dict.fromkeys(names)}
+        if names:
+            fn.emit(f"{''.join(local[n] + ', ' for n in names)}= vals")
+        result = self.ex(option.label, fn, Names(local, scope))
+        fn.emit(f"return {result}")
         return self._function(fn)
 
     def combinations(self, nodes, scope: Scope):
@@ -455,6 +471,11 @@ class Generator(Statements):
         name = node.id
         if name in sc.py:
             return sc.py[name]
+        if name in self.literal_consts and sc.env is not None and name not in sc.env:
+            literal = f"({self.literal_consts[name]!r})"
+            if type(self.literal_consts[name]) is int:
+                fn.ints.add(literal)
+            return literal
         t = fn.tmp()
         if sc.env is not None:
             if name in sc.env:
@@ -477,6 +498,8 @@ class Generator(Statements):
             fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
             if fn.watched:
                 fn.emit(f"elif {fn.use('W')} is not None: m.note_read(0, {name!r}, {t})")
+        elif name in self.literal_consts:  # with the scope unknown: the block's names first
+            fn.emit(f"{t} = {self.literal_consts[name]!r}")
         elif name in self._const_names_of_rules:
             fn.emit(f"{t} = {fn.read('C', name)}")
             fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
@@ -807,7 +830,7 @@ class Generator(Statements):
         for depth, b in enumerate(binds):
             it, ranged = self._items(b, fn, inner)
             if flag is None:
-                fn.steps(f"len({it})", self.const(b))
+                fn.steps(str(fn.sizes[it]) if it in fn.sizes else f"len({it})", self.const(b))
             v = fn.tmp()
             if ranged:
                 fn.ints.add(v)
@@ -861,6 +884,12 @@ class Generator(Statements):
         at = self.const(b)
         if src.kind == "binary" and src.op == "..":
             lo, hi = self.ex(src.left, fn, sc), self.ex(src.right, fn, sc)
+            bounds = _literal_int(lo), _literal_int(hi)
+            if None not in bounds and 0 <= bounds[1] - bounds[0] < 64:  # known as written
+                fn.steps(str(bounds[1] - bounds[0] + 1), self.const(src))
+                fn.emit(f"{it} = range({bounds[0]}, {bounds[1] + 1})")
+                fn.sizes[it] = bounds[1] - bounds[0] + 1
+                return it, True
             fn.emit(f"if {self._ints(fn, lo, hi)} and 0 <= {hi} - {lo} < 64:")
             with fn.indent():
                 fn.steps(f"{hi} - {lo} + 1", self.const(src))
@@ -1128,6 +1157,24 @@ def yes_no(node, rules=None) -> bool:
     return (kind == "bool" or kind == "binary" and node.op in _YES_NO_OPS
             or kind == "unary" and node.op == "not"
             or kind == "quantifier" and node.func in ("any", "all"))
+
+
+def _literal_int(code: str) -> int | None:
+    """The number a literal of the generated code (`(3)`, `(-2)`) writes, or None."""
+    if code.startswith("(") and code.endswith(")"):
+        try:
+            value = int(code[1:-1])
+        except ValueError:
+            return None
+        return value
+    return None
+
+
+def literal_consts(rules) -> dict:
+    """The constants whose value is written as a number, a text or yes/no: their values,
+    which the generated code holds as literals (and a save must hold as they are)."""
+    return {d.name: d.value.value for d in rules.consts
+            if d.value.kind in ("int", "str", "bool")}
 
 
 def sort_keys_of(keys) -> list:

@@ -10,7 +10,7 @@ from ..grammar import ast as A
 from ..validator.builtins import BUILTIN_FUNCTIONS, arity_text
 from .codegen import Scope
 from .errors import RuleError
-from .memory import CHECK_EVERY, resident_bytes
+from .memory import CHECK_EVERY, within
 from .rules import Rules
 from .state import DEFINE_CALL_STEPS, MOVED, GameState, Limits
 from .values import (
@@ -141,7 +141,7 @@ class Evaluator:
         limit = self.limits.max_memory
         if limit is None:
             return
-        used = resident_bytes()
+        used = within(limit)
         if used is not None and used > limit:
             raise RuleError("E0316", f"the game uses {used // 2 ** 20:,} MiB of memory (limit "
                             f"{limit // 2 ** 20:,} MiB)", node,

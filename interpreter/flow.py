@@ -59,7 +59,7 @@ class OptionInstance:
             elif self.option.label is None:  # its name and values
                 label = " ".join([self.option.title, *map(show, self.values)])
             else:
-                label = self.machine.label_text(self.option, self.env)
+                label = self.machine.label_text(self.option, self.base, self.values)
             self._label = label
         return label
 
@@ -102,36 +102,104 @@ def option_token(value, position: int) -> str:
     return str(position)
 
 
+_FEW = 24  # options looked through in order, rather than by a table of their ids
+
+
 class Decision:
     """A decision a player must make: the legal options, and the state's clock when they were
-    listed (`clock`)."""
+    listed (`clock`).
 
-    __slots__ = ("player", "prompt", "options", "secret", "node", "clock", "_by_id")
+    The rules list their options as plain tuples (`listed`: the id, the compiled option and the
+    values its bindings took; the engine's own `skip`, `done`, confirm and start over as the
+    id, None and their label), over the decision's names (`base`); an ``OptionInstance`` is made
+    for an option only when it is read (`options`, `chosen`), so that bots, who read ids, never
+    pay for the options they do not take."""
 
-    def __init__(self, player: Seat, prompt: str, options: list[OptionInstance], secret: bool,
-                 node, clock: int = 0):
-        self.player, self.prompt, self.options, self.secret, self.node, self.clock = \
-            player, prompt, options, secret, node, clock
-        self._by_id = None
+    __slots__ = ("player", "prompt", "secret", "node", "clock", "_options", "_listed", "_base",
+                 "_machine", "_ids", "_by_id")
+
+    def __init__(self, player: Seat, prompt: str, options: list[OptionInstance] | None,
+                 secret: bool, node, clock: int = 0):
+        self.player, self.prompt, self.secret, self.node, self.clock = \
+            player, prompt, secret, node, clock
+        self._options, self._listed, self._ids, self._by_id = options, None, None, None
+
+    @classmethod
+    def of_listed(cls, player: Seat, prompt: str, listed: list[tuple], base: dict, machine,
+                  secret: bool, node, clock: int) -> "Decision":
+        d = cls(player, prompt, None, secret, node, clock)
+        d._listed, d._base, d._machine = listed, base, machine
+        return d
+
+    def _instance(self, entry: tuple) -> OptionInstance:
+        oid, option, values = entry
+        if option is None:  # one the engine adds: its label is known
+            return OptionInstance(oid, values, None, self._base)
+        return new_option(oid, option, self._base, values, self._machine)
 
     @property
-    def by_id(self) -> dict:
-        """The options by id (made when first looked up)."""
+    def options(self) -> list[OptionInstance]:
+        options = self._options
+        if options is None:
+            options = self._options = [self._instance(e) for e in self._listed]
+        return options
+
+    @property
+    def ids(self) -> list[str]:
+        """The legal options' ids, in order."""
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = [e[0] for e in self._listed] if self._options is None \
+                else [o.id for o in self._options]
+        return ids
+
+    @property
+    def by_id(self) -> dict[str, int]:
+        """Each legal option's position, by its id (made when first looked up)."""
         by_id = self._by_id
         if by_id is None:
-            by_id = self._by_id = {o.id: o for o in self.options}
+            ids = self.ids
+            by_id = self._by_id = dict(zip(ids, range(len(ids))))
         return by_id
 
+    def has(self, oid) -> bool:
+        """Whether `oid` is the id of a legal option."""
+        ids = self.ids
+        return oid in ids if len(ids) <= _FEW else oid in self.by_id
+
+    def chosen(self, oid: str) -> OptionInstance:
+        """The option whose id is `oid` (KeyError when no legal option has it)."""
+        ids = self.ids
+        if len(ids) <= _FEW:
+            if oid not in ids:
+                raise KeyError(oid)
+            k = ids.index(oid)
+        else:
+            k = self.by_id[oid]
+        if self._options is not None:
+            return self._options[k]
+        return self._instance(self._listed[k])
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
     def __repr__(self) -> str:
-        return f"Decision({self.player!r}, {self.prompt!r}, {len(self.options)} options)"
+        return f"Decision({self.player!r}, {self.prompt!r}, {len(self)} options)"
+
+    def forward_ids(self) -> list[str]:
+        """The ids bots and automata choose among: without the one that starts a composed
+        decision over (when another is legal), so that they always finish it."""
+        ids = self.ids
+        if self.node.kind != "compose" or not self.has(A.COMPOSE_START_OVER):
+            return ids
+        return [i for i in ids if i != A.COMPOSE_START_OVER] or ids
 
     def forward_options(self) -> list[OptionInstance]:
-        """The options without the one that starts a composed decision over (when another is
-        legal): what bots and automata choose among, so that they always finish it."""
-        if self.node.kind != "compose":
+        """The options of `forward_ids`."""
+        forward = self.forward_ids()
+        if forward is self.ids:
             return self.options
-        return [o for o in self.options
-                if not (o.option is None and o.id == A.COMPOSE_START_OVER)] or self.options
+        return [self.chosen(i) for i in forward]
 
 
 class Signal(Exception):
@@ -163,19 +231,20 @@ class OptionCode:
         self.node, self.name, self.title = o, o.name, o.name.replace("_", " ")
         self.names = tuple(b.name for b in o.bindings)
         self.enumerate = gen.options(self, o, statement, scope)
-        self.label = gen.expr(o.label, scope | set(self.names))
+        self.label = gen.option_label(o, scope)
 
 
 class ChooseCode:
     """A `choose` compiled: who decides, the prompt, the options; `id` is its number among the
     ruleset's decisions (saves name an option by it and the option's position)."""
 
-    __slots__ = ("node", "id", "player", "prompt", "options")
+    __slots__ = ("node", "id", "player", "prompt", "options", "has_done")
 
     def __init__(self, gen, s, scope: frozenset):
         self.node = s
         self.player, self.prompt = gen.expr(s.player, scope), gen.expr(s.prompt, scope)
         self.options = [OptionCode(gen, o, scope, s) for o in s.options]
+        self.has_done = any(o.name == DONE for o in self.options)  # no `done` to add
         for k, option in enumerate(self.options):
             option.choose, option.index = self, k
         gen.number(self)
@@ -309,7 +378,7 @@ class RoutineFrame(Frame):
     def receive(self, m, stack, answer: str, logged: bool = False) -> None:
         """The answer to the waiting decision: counted, logged, and handed to the routine."""
         decision = self.decision
-        chosen = decision.by_id[answer]
+        chosen = decision.chosen(answer)
         self.decision = None
         m.state.decisions += 1
         if not logged:
@@ -386,7 +455,7 @@ class SimFrame(Frame):
     def receive(self, m, stack, answer: str, logged: bool = False) -> None:
         frame = self.waiting_frame()
         # The decider reads what they chose at once; it is carried out later.
-        m.log_decision(frame.decision, frame.decision.by_id[answer])
+        m.log_decision(frame.decision, frame.decision.chosen(answer))
         self.answers.append(answer)
         self.k += 1
 

@@ -173,11 +173,12 @@ class Game:
         `bots`, without `start_over` of a composed decision while another option is legal:
         what a bot chooses among, so that it always finishes the decision. Without `labels`,
         (id, None): labels are worked out only when read."""
-        if self.pending is None:
+        pending = self.pending
+        if pending is None:
             return []
-        options = self.pending.forward_options() if bots else self.pending.options
         if not labels:
-            return [(o.id, None) for o in options]
+            return [(i, None) for i in (pending.forward_ids() if bots else pending.ids)]
+        options = pending.forward_options() if bots else pending.options
         return list(zip([o.id for o in options], self.labels(options)))
 
     def labels(self, options) -> list[str]:
@@ -197,7 +198,7 @@ class Game:
             raise IllegalDecision("the game is over; there is nothing to decide")
         if not isinstance(option, str):
             raise IllegalDecision(f"a decision is an option id (text), not {option!r}")
-        if option in self.pending.by_id:
+        if self.pending.has(option):
             return option
         options = self.pending.options
         by_label = [o.id for o, label in zip(options, self.labels(options)) if label == option]
@@ -207,8 +208,8 @@ class Game:
             raise IllegalDecision(f"`{option}` is the label of {len(by_label)} options, so it "
                                   "does not say which one", hint="choose one by its id: "
                                   + ", ".join(by_label[:12]))
-        shown = ", ".join(o.id for o in self.pending.options[:12])
-        more = "" if len(self.pending.options) <= 12 else ", ..."
+        shown = ", ".join(self.pending.ids[:12])
+        more = "" if len(self.pending) <= 12 else ", ..."
         raise IllegalDecision(f"`{option}` is not a legal option now",
                               hint=f"legal options: {shown}{more}")
 
@@ -220,7 +221,7 @@ class Game:
             self.asking(player).resolve(option)  # refused on a copy: this game stays as it is
             self._ask_first(player)
         pending = self.pending
-        oid = option if pending is not None and type(option) is str and option in pending.by_id \
+        oid = option if pending is not None and type(option) is str and pending.has(option) \
             else self.resolve(option)
         seat = pending.player.seat
         if self.audit_reveals:  # play keeps what undo needs, without replaying

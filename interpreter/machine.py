@@ -217,14 +217,15 @@ class Machine(Evaluator, Effects):
                             node.player)
         if node.kind == "compose":
             return self.decide_composed(op, env, player)
-        options = self.standing_still(self._options, op, env, None)
-        if node.repeat and options and not any(o.name == DONE for o in op.options):
-            options.append(OptionInstance(DONE, "Done", None, env))
-        if not options:
+        listed = self.options(op, env, op.options)
+        if not listed:
             return None
+        if node.optional:
+            listed.append(("skip", None, "Skip"))
+        if node.repeat and not op.has_done:
+            listed.append((DONE, None, "Done"))
         prompt = op.prompt(self, env) if op.prompt is not None else "Choose"
-        return Decision(player, prompt, options, self.secret_depth > 0, node,
-                        clock=self.state.clock)
+        return self.asked(player, prompt, listed, env, node)
 
     def decide_composed(self, op, env, player: Seat) -> Decision | None:
         """The step of a `compose` asked now: the first whose `until` does not hold; once all
@@ -234,8 +235,8 @@ class Machine(Evaluator, Effects):
         for step in op.steps:
             if truth(step.until(self, env), step.node.until):
                 continue
-            options = self.options(op, env, step.options)
-            if not options:
+            listed = self.options(op, env, step.options)
+            if not listed:
                 raise RuleError("E0325", f"step `{step.name}` is not finished (its `until` "
                                 "does not hold) and none of its options is legal", step.node,
                                 "let the step offer an option while it is not finished, or "
@@ -246,11 +247,18 @@ class Machine(Evaluator, Effects):
         else:
             if not op.start_over:
                 return None
-            options = [OptionInstance(A.COMPOSE_DONE, "Confirm", None, env),
-                       OptionInstance(A.COMPOSE_START_OVER, "Start over", None, env)]
+            listed = [(A.COMPOSE_DONE, None, "Confirm"),
+                      (A.COMPOSE_START_OVER, None, "Start over")]
             prompt = f"{prompt}: confirm, or start over"
-        return Decision(player, prompt, options, self.secret_depth > 0, node,
-                        clock=self.state.clock)
+        return self.asked(player, prompt, listed, env, node)
+
+    def asked(self, player: Seat, prompt: str, listed: list, env, node) -> Decision:
+        decision = Decision.of_listed(player, prompt, listed, env, self, self.secret_depth > 0,
+                                      node, self.state.clock)
+        if self.watcher is not None:  # an audited decision reads its labels at once: seen now
+            for o in decision.options:
+                o.label
+        return decision
 
     def preview(self) -> list | None:
         """The values a waiting `compose` shows (`showing`), computed for its decider when
@@ -280,20 +288,16 @@ class Machine(Evaluator, Effects):
                             "make invariants and labels cheaper: they are worked out often")
         return result
 
-    def options(self, op, env, codes=None) -> list[OptionInstance]:
-        """The legal options of a `choose` (or `codes`, the options of a `compose` step)."""
-        return self.standing_still(self._options, op, env, codes)
+    def options(self, op, env, codes) -> list[tuple]:
+        """The legal options of `codes` (a `choose`'s, or a `compose` step's), listed as the
+        rules make them (``flow.Decision``)."""
+        return self.standing_still(self._options, env, codes)
 
-    def _options(self, op, env, codes) -> list[OptionInstance]:
-        out: list[OptionInstance] = []
+    def _options(self, env, codes) -> list[tuple]:
+        out: list[tuple] = []
         seen: set[str] = set()
-        for opt in op.options if codes is None else codes:
+        for opt in codes:
             opt.enumerate(self, env, out, seen)
-        if self.watcher is not None:  # an audited decision reads them at once: seen now
-            for o in out:
-                o.label
-        if codes is None and op.node.optional and out:
-            out.append(OptionInstance("skip", "Skip", None, env))
         return out
 
     @staticmethod
@@ -308,12 +312,11 @@ class Machine(Evaluator, Effects):
         raise RuleError("E0303", f"more than {self.limits.max_options} options at one decision",
                         node, "split the choice into smaller steps")
 
-    def label_text(self, opt, env) -> str:
-        """How an option reads (see OptionInstance): its label, or its name and values."""
-        if opt.label is None:
-            return " ".join([opt.title] + [show(env[n]) for n in opt.names])
+    def label_text(self, opt, env, values) -> str:
+        """How an option reads (see OptionInstance): its label, worked out with the decision's
+        names and the values of its bindings."""
         try:
-            return self.traceless(opt.label, self, env)
+            return self.traceless(opt.label, self, env, values)
         except RuleError as err:
             if err.node is None:  # a budget that ran out while it was worked out: blame it
                 err.node = opt.node.label

@@ -28,6 +28,19 @@ def resident_bytes() -> int | None:
     return peak if sys.platform == "darwin" else peak * 1024
 
 
+def within(limit: int) -> int | None:
+    """The resident memory of this process when it may be over `limit` (None when it cannot
+    be known). The peak so far is read first: a system call, where the current size reads a
+    file; while the peak is under the limit, so is the current size, and that is returned."""
+    try:
+        import resource
+    except ImportError:
+        return resident_bytes()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = peak if sys.platform == "darwin" else peak * 1024
+    return peak if peak <= limit else resident_bytes()
+
+
 def cap_address_space(limit: int | None) -> None:
     """A hard ceiling for the whole process: `limit` plus room for the interpreter itself."""
     if limit is None:

@@ -76,6 +76,11 @@ class Copier:
     def decision(self, d: Decision | None) -> Decision | None:
         if d is None:
             return None
+        if d._options is None:  # as the rules listed it: no option was read
+            return Decision.of_listed(
+                self.value(d.player), d.prompt,
+                [(oid, option, self.value(values)) for oid, option, values in d._listed],
+                self.value(d._base), self.machine, d.secret, d.node, d.clock)
         return Decision(self.value(d.player), d.prompt,
                         [self.option(o) for o in d.options], d.secret, d.node, d.clock)
 
@@ -418,6 +423,11 @@ def read_game(data, rules, limits, seats: list[Seat]):
     if set(state.globals) != set(rules.global_vars):
         raise BadSnapshot("the globals are not the rules' globals")
     state.consts = {str(k): r.value(v) for k, v in dict(raw["consts"]).items()}
+    written = rules.code.gen.literal_consts  # the generated code holds these as they are
+    if set(state.consts) != {d.name for d in rules.consts} or any(
+            type(state.consts[k]) is not type(v) or state.consts[k] != v
+            for k, v in written.items()):
+        raise BadSnapshot("the constants are not the rules' constants")
     state.log = [{"kind": str(e["kind"]), "text": str(e["text"]),
                   "to": None if e.get("to") is None else [int(x) for x in _list(e["to"])]}
                  for e in _list(raw["log"])]
@@ -484,7 +494,7 @@ def _check_parts(f: SimFrame) -> None:
             or len(f.answers) != f.k or not all(type(a) is str for a in f.answers):
         raise BadSnapshot("answers to `simultaneously` that do not match its parts")
     for i, answer in zip(waiting, f.answers):
-        if answer not in f.branches[i][-1].waiting_frame().decision.by_id:
+        if not f.branches[i][-1].waiting_frame().decision.has(answer):
             raise BadSnapshot("an answer to `simultaneously` that is not one of its options")
 
 

@@ -1116,7 +1116,7 @@ class Statements(Routines):
                     if x:
                         fn.emit(f"{x} = env[{n!r}]")
                 fn.emit(f"env[{CHOOSER!r}] = {who}")
-                fn.emit(f"if {k} >= 0: env.update({chosen}.bound())")
+                fn.emit(f"if {k} >= 0: env.update(zip({chosen}.option.names, {chosen}.values))")
         # what it keeps while an option's block runs (saved at waits inside it)
         self.open(fn, ("value",) + tuple("value" for x in kept if x),
                   [chooser] + [x for x in kept if x])

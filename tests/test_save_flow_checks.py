@@ -86,3 +86,11 @@ def test_parts_of_simultaneously_changed_by_hand_are_refused(change):
     else:
         sim["waiting"]["l"] = [0, 0]
     assert "not a valid save" in refused(data, "beverage")
+
+
+def test_a_constant_changed_by_hand_is_refused():
+    """The generated code holds a constant written as a number as that number: a save cannot
+    give it another value."""
+    data = saved("liqueur", 3, 4)
+    data["game"]["state"]["consts"]["market_columns"] = 9
+    assert "constants" in refused(data, "liqueur")
