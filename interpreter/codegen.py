@@ -46,6 +46,13 @@ _SAFE_BUILTINS = {"type": type, "len": len, "range": range, "list": list, "dict"
                   "int": int, "str": str, "bool": bool, "enumerate": enumerate,
                   "ValueError": ValueError, "set": set, "zip": zip}
 
+# Values equal when Python's `==` says so (of one type); compared element by element by the
+# runtime; any other value is equal only to itself.
+_BY_VALUE = frozenset({int, str, bool})
+_DEEP = frozenset({list, dict, Grid})
+# Values stored as they are (no list, map, grid or structure, which are copied and checked).
+_PLAIN = frozenset({int, str, bool, type(None), Sym, Item, Seat})
+
 # Element types for which Python's `list.index` finds what `Evaluator.contains` finds.
 _INDEXABLE = frozenset({str, Sym, Seat, Item, Struct, type(None)})
 
@@ -96,6 +103,12 @@ class Function:
         self.items: set[str] = set()  # a row of a table (an element of the table's list)
         self.item_lists: set[str] = set()
         self.sizes: dict[str, int] = {}  # ranges whose length is known as written
+        self.starts: dict[str, int] = {}  # ... and where they start
+        self.bounds: dict[str, tuple[int, int]] = {}  # numbers of such a range, its bounds
+        # A read of a state variable that may hold a grid (`r4`): its rows, columns and cells,
+        # taken once where it is read (-1 rows and columns when it holds no grid).
+        self.grids: dict[str, tuple[str, str, str]] = {}
+        self.copies: dict[str, str] = {}  # a local holding what a read holds (t7 = r4)
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -138,13 +151,31 @@ class Function:
             body, mine = self.lines, self.reads
             self.lines, self.reads = lines, reads
             for (where, name), local in mine.items():
-                self.emit(f"{local} = {where}.get({name!r}, _M)")
+                for line in self.read_lines(where, name, local):
+                    self.emit(line)
             self.lines.extend(body)
 
     def use(self, name: str) -> str:
         """A value read once at the start of the function (the state, its globals, ...)."""
         self.hoists[name] = self.hoist_as.get(name) or _HOISTS[name]
         return name
+
+    def read_lines(self, where: str, name: str, local: str) -> list[str]:
+        lines = [f"{local} = {where}.get({name!r}, _M)"]
+        facts = self.grids.get(local)
+        if facts is not None:
+            rows, columns, cells = facts
+            lines += [f"if type({local}) is Grid: {rows}, {columns}, {cells} = {local}.rows, "
+                      f"{local}.columns, {local}.cells",
+                      f"else: {rows} = {columns} = -1"]
+        return lines
+
+    def grid_facts(self, local: str) -> tuple[str, str, str]:
+        """The rows, columns and cells of the grid read into `local`, taken where it is read."""
+        facts = self.grids.get(local)
+        if facts is None:
+            facts = self.grids[local] = (f"{local}_r", f"{local}_c", f"{local}_x")
+        return facts
 
     def read(self, where: str, name: str) -> str:
         """A local holding `where.get(name, _M)` (`where`: a hoisted dict), read at the start."""
@@ -164,8 +195,8 @@ class Function:
     def source(self) -> str:
         head = ["    " + f"{k} = {v}" for k, v in sorted(self.hoists.items(),
                                                       key=lambda kv: _HOIST_ORDER[kv[0]])]
-        head += ["    " + f"{local} = {where}.get({name!r}, _M)"
-                 for (where, name), local in self.reads.items()]
+        head += ["    " + line for (where, name), local in self.reads.items()
+                 for line in self.read_lines(where, name, local)]
         return "\n".join([f"def {self.name}({self.params}):", *head, *self.lines])
 
 
@@ -187,7 +218,8 @@ class Generator(Statements):
                          "Grid": Grid, "Seat": Seat, "Item": Item, "Struct": Struct, "Sym": Sym,
                          "RuleError": RuleError, "Signal": Signal, "RuntimeError": RuntimeError,
                          "RoutineFrame": RoutineFrame, "SimFrame": SimFrame,
-                         "ReactFrame": ReactFrame}
+                         "ReactFrame": ReactFrame, "_PLAIN": _PLAIN, "_BY_VALUE": _BY_VALUE,
+                         "_DEEP": _DEEP}
         self._procedures: dict = {}  # procedure or handler -> the name of its function
         self._routine_keys: dict = {}  # procedure or handler that may wait -> its routine
         self.routines: list = []  # every routine, by number (saved frames name them)
@@ -277,6 +309,16 @@ class Generator(Statements):
         fn.emit(f"return {result}")
         return self._function(fn)
 
+    def text(self, node, scope: Scope):
+        """A prompt: the text itself when it has no holes and costs no step, else a function
+        `f(machine, env)` working it out (None: no prompt)."""
+        if node is not None and node.kind == "template" and \
+                all(p.kind == "text_part" for p in node.parts):
+            text = "".join(p.text for p in node.parts)
+            if len(text) < _TEXT_STEP:
+                return text
+        return self.expr(node, scope)
+
     def keys(self, keys, scope: Scope) -> list:
         """Sort keys of an automaton's `prefer` line: (function or None for `random`,
         descending)."""
@@ -303,24 +345,55 @@ class Generator(Statements):
         positions: list = []
         code, limit = self.const(option), self.const(choose)
         self.ns.setdefault("option_token", option_token)
+        sizes = [self._range_size(b.source, scope) for b in node.bindings]
+        # Ids that cannot meet another: numbers of ranges (distinct tokens) under a name no
+        # other option asked with this one has. And a known number of them: counted once.
+        siblings = choose.options if choose.kind == "choose" else next(
+            st.options for st in choose.steps if any(o is node for o in st.options))
+        unique = None not in sizes and [o.name for o in siblings].count(node.name) == 1
+        product = 1
+        for size in sizes:
+            product = product * size if size is not None else _FEW_OPTIONS + 1
 
         def body(inner):
             parts, text = [], node.name
             for b, k in zip(node.bindings, positions):
                 v = inner.py[b.name]
-                parts += [repr(text + ":"), f"str({v})" if k is None else f"option_token({v}, {k})"]
+                parts += [repr(text + ":"), f"f'{{{v}}}'" if k is None
+                          else f"option_token({v}, {k})"]
                 text = ""
             if text:
                 parts.append(repr(text))
             oid = fn.tmp()
-            fn.emit(f"{oid} = {' + '.join(parts)}")
-            fn.emit(f"if {oid} in seen: {oid} = m.unique_option_id({oid}, seen)")
-            fn.emit(f"seen.add({oid})")
+            fn.emit(f"{oid} = {' '.join(parts) if all(k is None for k in positions) else ' + '.join(parts)}")
+            if not unique:
+                fn.emit(f"if {oid} in seen: {oid} = m.unique_option_id({oid}, seen)")
+                fn.emit(f"seen.add({oid})")
             values = "".join(inner.py[b.name] + ", " for b in node.bindings)
             fn.emit(f"out.append(({oid}, {code}, ({values})))")
-            fn.emit(f"if len(out) > {fn.use('LIMIT')}: m.too_many_options({limit})")
+            if product > _FEW_OPTIONS:
+                fn.emit(f"if len(out) > {fn.use('LIMIT')}: m.too_many_options({limit})")
         self.loops(fn, Names({}, scope), node.bindings, node.where, body, positions=positions)
+        if product <= _FEW_OPTIONS:  # at most this many more: the bound is looked at once
+            fn.emit(f"if len(out) > {fn.use('LIMIT')}: m.too_many_options({limit})")
         return self._function(fn)
+
+    def _range_size(self, src, scope: Scope) -> int | None:
+        """The number of numbers of a range whose ends are written as numbers (or constants
+        written so), when it holds from 1 to 64 of them; else None."""
+        if src.kind != "binary" or src.op != "..":
+            return None
+        ends = []
+        for side in (src.left, src.right):
+            if side.kind == "int":
+                ends.append(side.value)
+            elif side.kind == "name" and type(self.literal_consts.get(side.id)) is int \
+                    and scope is not None and side.id not in scope:
+                ends.append(self.literal_consts[side.id])
+            else:
+                return None
+        size = ends[1] - ends[0] + 1
+        return size if 1 <= size <= 64 else None
 
     def option_label(self, option, scope: Scope):
         """A function `f(machine, env, values)` giving how an instance of `option` reads: its
@@ -495,6 +568,7 @@ class Generator(Statements):
         rules, name, at = self.rules, node.id, self.const(node)
         if name in rules.global_vars:
             fn.emit(f"{t} = {fn.read('G', name)}")
+            fn.copies[t] = fn.read('G', name)
             fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
             if fn.watched:
                 fn.emit(f"elif {fn.use('W')} is not None: m.note_read(0, {name!r}, {t})")
@@ -596,11 +670,21 @@ class Generator(Statements):
         t = fn.tmp()
         if len(idx) == 2:
             r, c = idx
-            tests = " and ".join([f"type({o}) is Grid"] + [
-                f"type({x}) is int" for x in idx if x not in fn.ints])
-            fn.emit(f"if {tests} and 1 <= {r} <= {o}.rows and 1 <= {c} <= {o}.columns:")
-            with fn.indent():
-                fn.emit(f"{t} = {o}.cells[({r} - 1) * {o}.columns + {c} - 1]")
+            numbers = [f"type({x}) is int" for x in idx if x not in fn.ints]
+            read = fn.copies.get(o)
+            decl = self.rules.global_vars.get(node.obj.id) if table is not None else None
+            if read is not None and decl is not None and decl.type.kind == "grid_type":
+                rows, columns, cells = fn.grid_facts(read)  # taken where the grid was read
+                within = [f"{self._from_one(fn, r)}{r} <= {rows}",
+                          f"{self._from_one(fn, c)}{c} <= {columns}"]
+                fn.emit(f"if {' and '.join(numbers + within)}:")
+                with fn.indent():
+                    fn.emit(f"{t} = {cells}[({r} - 1) * {columns} + {c} - 1]")
+            else:
+                tests = " and ".join([f"type({o}) is Grid"] + numbers)
+                fn.emit(f"if {tests} and 1 <= {r} <= {o}.rows and 1 <= {c} <= {o}.columns:")
+                with fn.indent():
+                    fn.emit(f"{t} = {o}.cells[({r} - 1) * {o}.columns + {c} - 1]")
         elif len(idx) == 1:
             i = idx[0]
             number = "" if i in fn.ints else f" and type({i}) is int"
@@ -619,6 +703,14 @@ class Generator(Statements):
         with fn.indent():
             fn.emit(f"{t} = m.index({o}, [{', '.join(idx)}], {at}, {table!r})")
         return t
+
+    @staticmethod
+    def _from_one(fn, x: str) -> str:
+        """`1 <= ` before an index, unless it is known to be a number of a range from 1 up."""
+        low = _literal_int(x)
+        if low is None:
+            low = fn.bounds.get(x, (None,))[0]
+        return "" if low is not None and low >= 1 else "1 <= "
 
     # operators
     def ex_unary(self, node, fn, sc):
@@ -676,6 +768,14 @@ class Generator(Statements):
         b = self.ex(node.right, fn, sc)
         slow = f"m.binary_values({at}, {a}, {b})"
         ints = self._ints(fn, a, b)
+        known = _literal_int(a), _literal_int(b)
+        if op in ("+", "-", "*") and None not in known:  # numbers as written: worked out now
+            value = known[0] + known[1] if op == "+" else known[0] - known[1] if op == "-" \
+                else known[0] * known[1]
+            fn.emit(f"if {abs(value)} > {fn.use('MAXN')}: m.num({value}, {at})")  # raises
+            literal = f"({value!r})"
+            fn.ints.add(literal)
+            return literal
         if op in ("+", "-", "*"):
             maxn = fn.use("MAXN")
             if ints == "True":
@@ -730,6 +830,9 @@ class Generator(Statements):
         for side, other, v, w in ((node.right, node.left, b, a), (node.left, node.right, a, b)):
             if side.kind == "none":  # nothing else equals none
                 return f"{w} is not None" if neg else f"{w} is None"
+            if _literal_int(v) is not None and side.kind not in ("int", "str"):
+                same = f"{w} == {v}" if not neg else f"{w} != {v}"  # a number worked out now
+                return same if w in fn.ints else f"({same}) if type({w}) is int else {slow}"
             if side.kind in ("int", "str"):
                 same = f"{w} == {v}" if not neg else f"{w} != {v}"
                 if side.kind == "int" and w in fn.ints:
@@ -743,8 +846,7 @@ class Generator(Statements):
         # identical values are equal; values of two types never are; lists, maps and grids
         # are compared by the runtime (element by element, charged); other values by identity
         return (f"{yes} if {a} is {b} else {no} if type({a}) is not type({b}) else ({same}) "
-                f"if type({a}) is int or type({a}) is str or type({a}) is bool else {slow} "
-                f"if type({a}) is list or type({a}) is dict or type({a}) is Grid else {no}")
+                f"if type({a}) in _BY_VALUE else {no} if type({a}) not in _DEEP else {slow}")
 
     def _is_member(self, node, sc) -> bool:
         """Whether a name means an enum member (no block binds it, nor is it a global or a
@@ -827,11 +929,18 @@ class Generator(Statements):
         for a range, whose values are numbers). A loop that visits every element (no `flag`)
         is charged for all of them as it starts: the same steps, one check."""
         inner = sc
+        later: list = []  # per loop: (its number, where its range starts) charged after it
         for depth, b in enumerate(binds):
             it, ranged = self._items(b, fn, inner)
             if flag is None:
                 fn.steps(str(fn.sizes[it]) if it in fn.sizes else f"len({it})", self.const(b))
             v = fn.tmp()
+            # a range known as written, in a loop that may stop early: its steps are charged
+            # once it has ended, from the number it stopped at (the same steps)
+            counted = flag is not None and fn.sizes.get(it, 0) > 0
+            later.append((v, fn.starts[it], self.const(b)) if counted else None)
+            if it in fn.sizes:
+                fn.bounds[v] = (fn.starts[it], fn.starts[it] + fn.sizes[it] - 1)
             if ranged:
                 fn.ints.add(v)
             elif it in fn.seat_lists:
@@ -848,7 +957,7 @@ class Generator(Statements):
                 fn.emit(f"for {v} in {it}:")
             fn.depth += 1
             fn.blocks += 1
-            if flag is not None:
+            if flag is not None and later[-1] is None:
                 fn.steps("1", self.const(b))
             inner = inner.bind(b.name, v)
         opened = 0
@@ -873,6 +982,9 @@ class Generator(Statements):
         for depth in range(len(binds) - 1, -1, -1):
             fn.depth -= 1
             fn.blocks -= 1
+            if later[depth] is not None:
+                v, start, at = later[depth]
+                fn.steps(f"{v} - {start - 1}" if start != 1 else v, at)
             if flag is not None and depth > 0:
                 fn.emit(f"if {flag}: break")
 
@@ -889,6 +1001,7 @@ class Generator(Statements):
                 fn.steps(str(bounds[1] - bounds[0] + 1), self.const(src))
                 fn.emit(f"{it} = range({bounds[0]}, {bounds[1] + 1})")
                 fn.sizes[it] = bounds[1] - bounds[0] + 1
+                fn.starts[it] = bounds[0]
                 return it, True
             fn.emit(f"if {self._ints(fn, lo, hi)} and 0 <= {hi} - {lo} < 64:")
             with fn.indent():
@@ -1048,7 +1161,8 @@ class Generator(Statements):
             else:
                 fn.emit(f"{t} = m.changed_at({self.const(target)}, {fn.env}, {at})")
             return t
-        args = [self.ex(a, fn, sc) for a in node.args]
+        # `size` keeps nothing it is given: a table or the players are read as they are
+        args = [self.ex(a, fn, sc, name == "size" and a.kind == "name") for a in node.args]
         rules = self.rules
         if name in rules.defines:
             decl = rules.defines[name]
@@ -1105,6 +1219,9 @@ class Generator(Statements):
         fn.emit(f"{t} = {sub.name}(m, {fn.env}{''.join(', ' + v for v in given)})")
         return t
 
+
+# Options of one `option` known to be this few at most have their number bounded once listed.
+_FEW_OPTIONS = 4096
 
 # The most source a ruleset's functions may take (the bundled games take at most half a million
 # characters): rules that would make more are refused (E0319), so that compiling stays bounded.

@@ -127,8 +127,10 @@ class Decision:
     @classmethod
     def of_listed(cls, player: Seat, prompt: str, listed: list[tuple], base: dict, machine,
                   secret: bool, node, clock: int) -> "Decision":
-        d = cls(player, prompt, None, secret, node, clock)
-        d._listed, d._base, d._machine = listed, base, machine
+        d = _new_instance(cls)
+        d.player, d.prompt, d.secret, d.node, d.clock = player, prompt, secret, node, clock
+        d._options, d._listed, d._base, d._machine, d._ids, d._by_id = \
+            None, listed, base, machine, None, None
         return d
 
     def _instance(self, entry: tuple) -> OptionInstance:
@@ -242,7 +244,7 @@ class ChooseCode:
 
     def __init__(self, gen, s, scope: frozenset):
         self.node = s
-        self.player, self.prompt = gen.expr(s.player, scope), gen.expr(s.prompt, scope)
+        self.player, self.prompt = gen.expr(s.player, scope), gen.text(s.prompt, scope)
         self.options = [OptionCode(gen, o, scope, s) for o in s.options]
         self.has_done = any(o.name == DONE for o in self.options)  # no `done` to add
         for k, option in enumerate(self.options):
@@ -257,7 +259,7 @@ class StepCode:
 
     def __init__(self, gen, step, scope: frozenset, options: list):
         self.node, self.name = step, step.name
-        self.prompt, self.until = gen.expr(step.prompt, scope), gen.expr(step.until, scope)
+        self.prompt, self.until = gen.text(step.prompt, scope), gen.expr(step.until, scope)
         self.options = options
 
 
@@ -270,7 +272,7 @@ class ComposeCode:
 
     def __init__(self, gen, s, scope: frozenset):
         self.node = s
-        self.player, self.prompt = gen.expr(s.player, scope), gen.expr(s.prompt, scope)
+        self.player, self.prompt = gen.expr(s.player, scope), gen.text(s.prompt, scope)
         self.showing = [gen.expr(e, scope) for e in s.showing]
         self.options, self.steps = [], []
         for step in s.steps:

@@ -224,14 +224,19 @@ class Machine(Evaluator, Effects):
             listed.append(("skip", None, "Skip"))
         if node.repeat and not op.has_done:
             listed.append((DONE, None, "Done"))
-        prompt = op.prompt(self, env) if op.prompt is not None else "Choose"
-        return self.asked(player, prompt, listed, env, node)
+        return self.asked(player, self.prompt(op.prompt, env), listed, env, node)
+
+    def prompt(self, prompt, env) -> str:
+        """What a decision (or a step of one) asks: written as a text, worked out, or `Choose`."""
+        if type(prompt) is str:
+            return prompt
+        return "Choose" if prompt is None else prompt(self, env)
 
     def decide_composed(self, op, env, player: Seat) -> Decision | None:
         """The step of a `compose` asked now: the first whose `until` does not hold; once all
         hold, confirm or start over (None: nothing to confirm, the decision is made)."""
         node = op.node
-        prompt = op.prompt(self, env) if op.prompt is not None else "Choose"
+        prompt = self.prompt(op.prompt, env)
         for step in op.steps:
             if truth(step.until(self, env), step.node.until):
                 continue
@@ -242,7 +247,7 @@ class Machine(Evaluator, Effects):
                                 "let the step offer an option while it is not finished, or "
                                 "make its `until` hold")
             if step.prompt is not None:
-                prompt = step.prompt(self, env)
+                prompt = self.prompt(step.prompt, env)
             break
         else:
             if not op.start_over:

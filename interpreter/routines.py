@@ -117,8 +117,7 @@ class Routines:
             if run:
                 fn.emit("if rs == 0:")
                 with fn.indent():
-                    for s in run:
-                        self.statement(s, fn, ctx)
+                    self.statements(run, fn, ctx)
                 run.clear()
 
         for s in stmts:

@@ -22,10 +22,8 @@ from .routines import Routines, lets_within
 
 # A value stored as it is (no list, map, grid or structure, which are copied and checked), and
 # two such values the same (``Evaluator.same``): a change to note only when they differ.
-_PLAIN_TEST = ("(type({v}) is int or type({v}) is str or type({v}) is bool or {v} is None or "
-               "type({v}) is Sym or type({v}) is Item or type({v}) is Seat)")
-_SAME = ("({a} is {b} or type({a}) is type({b}) and (type({b}) is int or type({b}) is str) "
-         "and {a} == {b})")
+_PLAIN_TEST = "type({v}) in _PLAIN"
+_SAME = "({a} is {b} or type({a}) is type({b}) and type({b}) in _BY_VALUE and {a} == {b})"
 
 
 def _plain(fn, v: str) -> str:
@@ -42,6 +40,11 @@ def _same(fn, a: str, b: str) -> str:
         else _SAME.format(a=a, b=b)
 
 
+# Simple statements after which the next one always runs (none of them raises a signal).
+_GO_ON = frozenset({
+    "let", "set", "change", "move", "add", "remove", "shuffle", "log", "require", "reveal",
+    "hide", "rotate", "move_pieces", "slide",
+})
 # Statements written out whole when what they hold is too; the others are resumable.
 _SIMPLE = frozenset({
     "let", "set", "change", "move", "add", "remove", "shuffle", "log", "require", "reveal",
@@ -168,7 +171,7 @@ class Statements(Routines):
             fn.depth_fixed = False
             fn.emit("m.depth = depth")
             ctx = _Block(Names({}, frozenset(params)), True, "depth")
-            self._guarded(fn, lambda: [self.statement(s, fn, ctx) for s in body])
+            self._guarded(fn, lambda: self.statements(body, fn, ctx))
             self._function(fn, stub=False)
         return fname
 
@@ -192,11 +195,26 @@ class Statements(Routines):
             fn.emit(line)
 
     # ------------------------------------------------------------------------ statements
-    def statement(self, s, fn, ctx: _Block, tick: bool = True) -> None:
+    def statements(self, stmts, fn, ctx: _Block) -> None:
+        """Statements written out one after the other. The steps of a run of statements that
+        go on to the next (no `stop`, `pass`, `end game` or call: only an error, which ends
+        the game, can cut it short) are charged as the first one starts."""
+        i = 0
+        while i < len(stmts):
+            j = i + 1
+            if stmts[i].kind in _GO_ON:
+                while j < len(stmts) and stmts[j].kind in _GO_ON:
+                    j += 1
+            self.statement(stmts[i], fn, ctx, j - i)
+            for k in range(i + 1, j):
+                self.statement(stmts[k], fn, ctx, 0)
+            i = j
+
+    def statement(self, s, fn, ctx: _Block, tick: int = 1) -> None:
         at = self.const(s)
         fn.emit(f"at = {at}")
         if tick:
-            fn.steps("1", "at")
+            fn.steps(str(tick), "at")
         resumable, ctx.resumable = ctx.resumable, False  # written out whole
         try:
             getattr(self, "st_" + s.kind)(s, fn, ctx, at)
@@ -205,8 +223,7 @@ class Statements(Routines):
 
     def _body(self, stmts, fn, ctx: _Block) -> None:
         before = len(fn.lines)
-        for s in stmts:
-            self.statement(s, fn, ctx)
+        self.statements(stmts, fn, ctx)
         if len(fn.lines) == before:
             fn.emit("pass")
 
