@@ -99,6 +99,9 @@ class Function:
         self.ints: set[str] = set()
         self.seats: set[str] = set()
         self.routine = None  # a routine being written (``routines.RoutineCode``)
+        # Runs only once the state is set up: every state variable of the rules is there
+        # (the code of starting values, and the defines they call, may meet one not set yet).
+        self.settled = True
         self.seat_lists: set[str] = set()
         self.items: set[str] = set()  # a row of a table (an element of the table's list)
         self.item_lists: set[str] = set()
@@ -161,7 +164,8 @@ class Function:
         return name
 
     def read_lines(self, where: str, name: str, local: str) -> list[str]:
-        lines = [f"{local} = {where}.get({name!r}, _M)"]
+        lines = [f"{local} = {where}[{name!r}]" if self.settled
+                 else f"{local} = {where}.get({name!r}, _M)"]
         facts = self.grids.get(local)
         if facts is not None:
             rows, columns, cells = facts
@@ -233,9 +237,10 @@ class Generator(Statements):
         self._defines: dict[str, str] = {}  # define -> the name of its function
         self._bodies: dict = {}  # define -> its body alone (called with its modifiers)
         self._leaves: dict[str, bool] = {}  # define -> whether it is written where called
-        from .dependencies import repeatable_defines
+        from .dependencies import defines_called_early, repeatable_defines
 
         self._repeatable = repeatable_defines(rules)
+        self._early = defines_called_early(rules)
         self._const_names_of_rules = {d.name for d in rules.consts}
         self.literal_consts = literal_consts(rules)  # written in the code as their values
         # names a component's or a structure's fields may have (records, tables' columns)
@@ -299,12 +304,13 @@ class Generator(Statements):
         return A.file_of(self.rules.program)
 
     # --------------------------------------------------------------------------- entries
-    def expr(self, node, scope: Scope = None):
+    def expr(self, node, scope: Scope = None, early: bool = False):
         """A function `f(machine, env)` computing `node`, where `scope` is the set of names of
-        the enclosing block (None: unknown)."""
+        the enclosing block (None: unknown); `early`: worked out while the state is set up."""
         if node is None:
             return None
         fn = Function(self, self._fresh("e"), "m, env", "env")
+        fn.settled = not early
         result = self.ex(node, fn, Names({}, scope))
         fn.emit(f"return {result}")
         return self._function(fn)
@@ -429,6 +435,7 @@ class Generator(Statements):
             decl = self.rules.defines[name]
             params = [f"a{i}" for i in range(len(decl.params))]
             fn = Function(self, fname, ", ".join(["m", "node", *params]), "_E")
+            fn.settled = name not in self._early
             # one call deeper than where its first line (the hoists) runs, from then on
             fn.hoist_as["DEEP"] = "m.depth + 1 >= m.limits.max_depth"
             fn.emit("d = m.depth = m.depth + 1")
@@ -477,6 +484,7 @@ class Generator(Statements):
             decl = self.rules.defines[name]
             params = [f"a{i}" for i in range(len(decl.params))]
             fn = Function(self, self._fresh("b"), ", ".join(["m", *params]), "_E")
+            fn.settled = name not in self._early
             result = self.ex(decl.body, fn, Names(dict(zip(decl.params, params)), frozenset()))
             fn.emit(f"return {result}")
             stub = self._bodies[name] = self._function(fn)
@@ -569,14 +577,18 @@ class Generator(Statements):
         if name in rules.global_vars:
             fn.emit(f"{t} = {fn.read('G', name)}")
             fn.copies[t] = fn.read('G', name)
-            fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
+            branch = "if"
+            if not fn.settled:
+                fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
+                branch = "elif"
             if fn.watched:
-                fn.emit(f"elif {fn.use('W')} is not None: m.note_read(0, {name!r}, {t})")
+                fn.emit(f"{branch} {fn.use('W')} is not None: m.note_read(0, {name!r}, {t})")
         elif name in self.literal_consts:  # with the scope unknown: the block's names first
             fn.emit(f"{t} = {self.literal_consts[name]!r}")
         elif name in self._const_names_of_rules:
             fn.emit(f"{t} = {fn.read('C', name)}")
-            fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
+            if not fn.settled:
+                fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
         elif name in rules.members:
             fn.emit(f"{t} = {self.const(rules.members[name])}")
         elif name in rules.tables or name in rules.enums:
@@ -654,10 +666,15 @@ class Generator(Statements):
     @staticmethod
     def _seat_var(fn, o: str, name: str, t: str, at: str) -> None:
         """`t = ` player `o`'s variable `name`, a read the audited seat is told of."""
-        fn.emit(f"{t} = {o}.vars.get({name!r}, _M)")
-        fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
+        branch = "if"
+        if fn.settled:  # every player has every player variable
+            fn.emit(f"{t} = {o}.vars[{name!r}]")
+        else:
+            fn.emit(f"{t} = {o}.vars.get({name!r}, _M)")
+            fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
+            branch = "elif"
         if fn.watched:
-            fn.emit(f"elif {fn.use('W')} is not None: m.note_read({o}.seat, {name!r}, {t})")
+            fn.emit(f"{branch} {fn.use('W')} is not None: m.note_read({o}.seat, {name!r}, {t})")
 
     def ex_index(self, node, fn, sc):
         at = self.const(node)
@@ -1210,7 +1227,7 @@ class Generator(Statements):
         given = list(dict.fromkeys(sc.py.values()))  # the caller's locals, each once
         param = {v: f"q{i}" for i, v in enumerate(given)}
         sub = Function(self, self._fresh("x"), ", ".join(["m", "env", *param.values()]), "env")
-        sub.watched = fn.watched
+        sub.watched, sub.settled = fn.watched, fn.settled
         inner = Names({name: param[v] for name, v in sc.py.items()}, sc.env)
         result = self.ex(node, sub, inner, borrow)
         sub.emit(f"return {result}")

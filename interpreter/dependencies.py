@@ -74,3 +74,30 @@ def repeatable_defines(rules) -> frozenset[str]:
                 changing.add(name)
                 grew = True
     return frozenset(rules.defines.keys() - changing)
+
+
+def early_expressions(rules) -> list:
+    """The expressions worked out while a game's state is being set up (or with no state at
+    all): constants, starting values and their bounds, pieces' totals, how records read."""
+    out = [d.value for d in rules.consts]
+    for decls in (rules.global_vars, rules.player_vars):
+        for d in decls.values():
+            out += [x for x in (d.initial, d.at_least, d.at_most) if x is not None]
+    out += [d.total for d in rules.pieces.values()]
+    out += [r.show for r in rules.records.values() if r.show is not None]
+    return out
+
+
+def defines_called_early(rules) -> frozenset[str]:
+    """The `define`s those expressions call (and what they call, their modifiers included):
+    they may meet a state variable not set yet; any other code runs once every one is."""
+    seen: set[str] = set()
+    pending = early_expressions(rules)
+    while pending:
+        for node in A.walk(pending.pop()):
+            if node.kind == "call" and node.func in rules.defines and node.func not in seen:
+                seen.add(node.func)
+                pending.append(rules.defines[node.func].body)
+                for mod in rules.modifiers.get(node.func, ()):
+                    pending.extend(x for x in (mod.when, mod.value) if x is not None)
+    return frozenset(seen)

@@ -15,6 +15,9 @@ the routine, and one that leaves a routine is handed to the frame below (``Machi
 """
 from __future__ import annotations
 
+from itertools import repeat
+from operator import itemgetter
+
 from ..grammar import ast as A
 from .errors import RuleError
 from .values import Item, Seat, Sym, type_name, show
@@ -103,6 +106,7 @@ def option_token(value, position: int) -> str:
 
 
 _FEW = 24  # options looked through in order, rather than by a table of their ids
+_first = itemgetter(0)
 
 
 class Decision:
@@ -151,7 +155,7 @@ class Decision:
         """The legal options' ids, in order."""
         ids = self._ids
         if ids is None:
-            ids = self._ids = [e[0] for e in self._listed] if self._options is None \
+            ids = self._ids = list(map(_first, self._listed)) if self._options is None \
                 else [o.id for o in self._options]
         return ids
 
@@ -187,6 +191,12 @@ class Decision:
 
     def __repr__(self) -> str:
         return f"Decision({self.player!r}, {self.prompt!r}, {len(self)} options)"
+
+    def id_pairs(self, bots: bool) -> list[tuple[str, None]]:
+        """(id, None) for each legal option (`bots`: of `forward_ids`): what bots that read no
+        labels are given."""
+        ids = self.forward_ids() if bots and self.node.kind == "compose" else self.ids
+        return list(zip(ids, repeat(None)))
 
     def forward_ids(self) -> list[str]:
         """The ids bots and automata choose among: without the one that starts a composed

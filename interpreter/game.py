@@ -177,7 +177,7 @@ class Game:
         if pending is None:
             return []
         if not labels:
-            return [(i, None) for i in (pending.forward_ids() if bots else pending.ids)]
+            return pending.id_pairs(bots)
         options = pending.forward_options() if bots else pending.options
         return list(zip([o.id for o in options], self.labels(options)))
 

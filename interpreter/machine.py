@@ -288,10 +288,13 @@ class Machine(Evaluator, Effects):
             self.side_steps += st.steps - kept[0]
             st.steps, st.struct_ids, st.rng.state = kept
         if self.side_steps > self.limits.max_side_steps:
-            raise RuleError("E0301", f"checks, labels and previews ran more than "
-                            f"{self.limits.max_side_steps:,} steps in one game", None,
-                            "make invariants and labels cheaper: they are worked out often")
+            self.side_steps_spent()
         return result
+
+    def side_steps_spent(self, node=None):
+        raise RuleError("E0301", f"checks, labels and previews ran more than "
+                        f"{self.limits.max_side_steps:,} steps in one game", node,
+                        "make invariants and labels cheaper: they are worked out often")
 
     def options(self, op, env, codes) -> list[tuple]:
         """The legal options of `codes` (a `choose`'s, or a `compose` step's), listed as the
@@ -319,13 +322,23 @@ class Machine(Evaluator, Effects):
 
     def label_text(self, opt, env, values) -> str:
         """How an option reads (see OptionInstance): its label, worked out with the decision's
-        names and the values of its bindings."""
+        names and the values of its bindings, leaving no trace (as `traceless`, written out:
+        the label of every decision taken is logged)."""
+        st = self.state
+        steps, made, drawn = st.steps, st.struct_ids, st.rng.state
         try:
-            return self.traceless(opt.label, self, env, values)
+            text = opt.label(self, env, values)
         except RuleError as err:
             if err.node is None:  # a budget that ran out while it was worked out: blame it
                 err.node = opt.node.label
             raise
+        finally:
+            self.side_steps += st.steps - steps
+            st.steps, st.struct_ids = steps, made
+            st.rng.state = drawn
+        if self.side_steps > self.limits.max_side_steps:
+            self.side_steps_spent(opt.node.label)
+        return text
 
     def log_decision(self, decision: Decision, chosen: OptionInstance) -> None:
         who = [decision.player.seat] if decision.secret else None

@@ -247,17 +247,21 @@ def compile_code(rules: Rules) -> Code:
 
     gen = Generator(rules)
     compile_expr = gen.expr
+
+    def early(node, scope):  # worked out while the state is set up (dependencies.py)
+        return gen.expr(node, scope, early=True)
+
     code = Code(gen=gen, routines=gen.routines, decisions=gen.decisions)
     none = frozenset()
     for d in rules.consts:
-        code.consts.append((d.name, compile_expr(d.value, none)))
+        code.consts.append((d.name, early(d.value, none)))
     for scope_name, decls, target in (("global", rules.global_vars, code.globals),
                                       ("player", rules.player_vars, code.players)):
         scope = frozenset({"me"}) if scope_name == "player" else none
         for name, d in decls.items():
-            target[name] = (d, compile_expr(d.initial, scope) if d.initial is not None else None)
+            target[name] = (d, early(d.initial, scope) if d.initial is not None else None)
             if d.at_least is not None or d.at_most is not None:
-                code.bounds[id(d)] = tuple(compile_expr(b, scope) if b is not None else None
+                code.bounds[id(d)] = tuple(early(b, scope) if b is not None else None
                                            for b in (d.at_least, d.at_most))
     for target, mods in rules.modifiers.items():
         code.modifiers[target] = [
@@ -284,7 +288,7 @@ def compile_code(rules: Rules) -> Code:
         if inv.when is not None:
             code.invariant_moments[inv.name] = compile_expr(inv.when, none)
     for d in rules.pieces.values():
-        code.pieces.append((d, compile_expr(d.total, none)))
+        code.pieces.append((d, early(d.total, none)))
     for auto in rules.automata:
         # a policy's keys read the names of whichever option they rank: no fixed scope
         code.policies[auto.name] = [(p.option, p.within, gen.keys(p.keys, None))
@@ -305,7 +309,7 @@ def compile_code(rules: Rules) -> Code:
             setattr(code, part, gen.routine(decl.body, none, decl))
     for name, record in rules.records.items():
         if record.show is not None:
-            rules.record_texts[name] = compile_expr(
+            rules.record_texts[name] = early(
                 record.show, frozenset(f.name for f in record.fields) | {A.ROW_KEY})
     gen.flush()
     return code

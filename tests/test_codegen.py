@@ -8,7 +8,9 @@ import pytest
 from engine_helpers import game_of, header, rules_of
 from rulebook.interpreter import statements
 from rulebook.interpreter.agents import RandomAgent, play_out
+from rulebook.interpreter.game import Game
 from rulebook.interpreter.simulate import play_one
+from rulebook.validator.diagnostics import DiagnosticError
 
 
 def _log(g) -> list[str]:
@@ -271,3 +273,17 @@ def test_rows_of_a_table_and_cells_at_numbered_places_are_read_without_type_test
     assert not any("is Item" in x or "is Struct" in x for x in cost)
     # the grid is still tested to be one, the numbers of a range are not
     assert all("is Grid" in x and "is int" not in x for x in cells)
+
+
+def test_code_run_while_the_state_is_set_up_still_meets_variables_not_set_yet():
+    """Starting values (and the defines they call) may read a variable set after them: they
+    are written to look for it, and say so; code run once the state is set up is not."""
+    rules = rules_of(header() + "define later_plus_one() = later + 1\n"
+                     "global start: int = later_plus_one()\nglobal later: int = 3\n"
+                     "define twice() = later * 2\nglobal end: int = 0\n"
+                     "setup {\n    set end = twice()\n}\n")
+    gen = rules.code.gen
+    assert "later_plus_one" in gen._early and "twice" not in gen._early
+    with pytest.raises(DiagnosticError) as err:
+        Game(rules, 2, 0)
+    assert err.value.diagnostics[0].code == "E0311" and "later" in err.value.diagnostics[0].message
