@@ -103,8 +103,8 @@ class Function:
         # (the code of starting values, and the defines they call, may meet one not set yet).
         self.settled = True
         self.seat_lists: set[str] = set()
-        self.items: set[str] = set()  # a row of a table (an element of the table's list)
-        self.item_lists: set[str] = set()
+        self.items: dict[str, str] = {}  # a row of a table (an element of its list): the table
+        self.item_lists: dict[str, str] = {}  # a table's list: the table
         self.sizes: dict[str, int] = {}  # ranges whose length is known as written
         self.starts: dict[str, int] = {}  # ... and where they start
         self.bounds: dict[str, tuple[int, int]] = {}  # numbers of such a range, its bounds
@@ -243,6 +243,7 @@ class Generator(Statements):
         self._early = defines_called_early(rules)
         self._const_names_of_rules = {d.name for d in rules.consts}
         self.literal_consts = literal_consts(rules)  # written in the code as their values
+        self._table_columns: dict[str, dict] = {}
         # names a component's or a structure's fields may have (records, tables' columns)
         self._field_names = {f.name for r in rules.records.values() for f in r.fields} | {
             c for d in rules.program.declarations if d.kind == "table" for c in d.columns}
@@ -595,7 +596,7 @@ class Generator(Statements):
             shared = self.const(rules.tables[name] if name in rules.tables else rules.enums[name])
             fn.emit(f"{t} = {shared}" if borrow else f"{t} = list({shared})")
             if name in rules.tables:
-                fn.item_lists.add(t)
+                fn.item_lists[t] = name
         elif name == "players":
             fn.emit(f"{t} = {fn.use('st')}.seats" if borrow else f"{t} = list({fn.use('st')}.seats)")
             fn.seat_lists.add(t)
@@ -603,6 +604,21 @@ class Generator(Statements):
             fn.emit(f"{t} = {_STATE_VALUES[name].format(st=fn.use('st'))}")
         else:
             fn.emit(f"{t} = m.named_value({name!r}, {at}, {fn.env})")  # raises: unknown
+
+    def _columns(self, table: str) -> dict:
+        """The columns every row of `table` has: (least, most) for a column of numbers only,
+        else True (the rows of a table never change)."""
+        known = self._table_columns.get(table)
+        if known is None:
+            rows = self.rules.tables[table]
+            names = set.intersection(*(set(r.fields) for r in rows)) if rows else set()
+            known = {}
+            for name in names:
+                values = [r.fields[name] for r in rows]
+                known[name] = (min(values), max(values)) \
+                    if all(type(v) is int for v in values) else True
+            self._table_columns[table] = known
+        return known
 
     def _is_row_table(self, node, sc) -> str | None:
         """The table `node` names, when it is a name no block binds that means a table."""
@@ -641,6 +657,13 @@ class Generator(Statements):
                 fn.emit(f"{t} = m.get_field({o}, {name!r}, {at})")
             return t
         if o in fn.items and branch == "if" and name in self._field_names:  # a table's row
+            column = self._columns(fn.items[o]).get(name)
+            if column is not None:  # a column of the table: every row has it, never changed
+                fn.emit(f"{t} = {o}.fields[{name!r}]")
+                if column is not True:  # numbers, from the least to the most
+                    fn.ints.add(t)
+                    fn.bounds[t] = column
+                return t
             fn.emit(f"{t} = {o}.fields.get({name!r}, _M)")
             fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
             return t
@@ -963,7 +986,7 @@ class Generator(Statements):
             elif it in fn.seat_lists:
                 fn.seats.add(v)
             elif it in fn.item_lists:
-                fn.items.add(v)
+                fn.items[v] = fn.item_lists[it]
             if positions is not None and not ranged:
                 k = fn.tmp()
                 positions.append(k)
@@ -1029,11 +1052,14 @@ class Generator(Statements):
                 fn.emit(f"{it} = m.binary_values({self.const(src)}, {lo}, {hi})")
             return it, True
         s = self.ex(src, fn, sc, True) if src.kind == "name" else self.ex(src, fn, sc)
-        for known in (fn.seat_lists, fn.item_lists):
-            if s in known:
-                fn.emit(f"{it} = {s}")
-                known.add(it)
-                return it, False
+        if s in fn.seat_lists:
+            fn.emit(f"{it} = {s}")
+            fn.seat_lists.add(it)
+            return it, False
+        if s in fn.item_lists:
+            fn.emit(f"{it} = {s}")
+            fn.item_lists[it] = fn.item_lists[s]
+            return it, False
         fn.emit(f"if type({s}) is list: {it} = {s}")
         fn.emit(f"elif type({s}) is Grid: {it} = {s}.cells")
         fn.emit(f"else: {it} = m.items_of({s}, {f'`{b.name} in ...`'!r}, {at})")

@@ -666,9 +666,11 @@ class Statements(Routines):
     def st_for(self, s, fn, ctx, at):
         name = s.binding.name
         if not ctx.resumable:
-            src = self.value(s.binding.source, fn, ctx)
+            src = self.value(s.binding.source, fn, ctx, s.binding.source.kind == "name")
             items, v = fn.tmp(), fn.tmp()
             fn.emit(f"{items} = m.items_of({src}, '`for`', {self.const(s.binding)})")
+            if src in fn.item_lists:  # the rows of a table
+                fn.items[v] = fn.item_lists[src]
             inner = ctx.nested()
             inner.sc = inner.sc.bind(name, v)
 
