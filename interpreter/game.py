@@ -22,7 +22,7 @@ from .machine import CONTROL_SIGNALS, RECOMPUTE, Decision, Machine
 from .rng import Rng
 from .rules import Rules
 from .snapshot import BadSnapshot, copy_machine, read_game, write_game
-from .state import GameState, Limits
+from .state import DEFAULT_LIMITS, GameState, Limits
 from .values import Seat, show, to_data
 
 SAVE_FORMAT = "rulebook-save"
@@ -57,7 +57,7 @@ class Game:
         self.rules = rules
         self.players = n
         self.seed = seed
-        self.limits = limits or Limits()
+        self.limits = limits or DEFAULT_LIMITS
         self.ruleset_ref = ruleset_ref
         if invariants not in INVARIANT_MODES:
             raise ValueError(f"invariants must be one of {', '.join(INVARIANT_MODES)}")

@@ -12,7 +12,7 @@ from .flow import (
     CHOOSER, DONE, Decision, OptionInstance, RoutineFrame, RunFrame, Signal, SimFrame, option_token,
 )
 from .pieces import fill_holdings
-from .rules import Rules
+from .rules import UNKNOWN, Rules
 from .state import GameState, Limits
 from .values import Seat, show, type_name
 
@@ -151,15 +151,18 @@ class Machine(Evaluator, Effects):
         st, code = self.state, self.rules.code
         for name, value in code.consts:
             st.consts[name] = value(self, {})
-        for name, (decl, value) in code.globals.items():
-            if decl.kind == "component_state":  # each component of the record has its own
+        for name, (decl, value, known) in code.globals.items():
+            if known is not UNKNOWN:  # as written: nothing to work out
+                st.globals[name] = known
+            elif decl.kind == "component_state":  # each component of the record has its own
                 st.globals[name] = {item: self.initial(decl, value, {})
                                     for item in self.components(decl.record, decl)}
-                continue
-            st.globals[name] = self.initial(decl, value, {})
+            else:
+                st.globals[name] = self.initial(decl, value, {})
         for seat in st.seats:
-            for name, (decl, value) in code.players.items():
-                seat.vars[name] = self.initial(decl, value, {"me": seat})
+            for name, (decl, value, known) in code.players.items():
+                seat.vars[name] = known if known is not UNKNOWN \
+                    else self.initial(decl, value, {"me": seat})
         fill_holdings(self)
 
     def initial(self, decl, value, env):

@@ -219,8 +219,9 @@ class Code:
     gen: object = None                                # the Generator of its functions
 
     consts: list = field(default_factory=list)        # (name, value)
-    globals: dict = field(default_factory=dict)       # name -> (declaration, starting value)
-    players: dict = field(default_factory=dict)       # name -> (declaration, starting value)
+    # name -> (declaration, its starting value compiled, that value when known as written)
+    globals: dict = field(default_factory=dict)
+    players: dict = field(default_factory=dict)
     bounds: dict = field(default_factory=dict)        # id(state declaration) -> (low, high)
     modifiers: dict = field(default_factory=dict)     # define -> [(modifier, when, value)]
     # (declaration, names bound, condition, routine, the combinations of its bindings)
@@ -241,6 +242,36 @@ class Code:
     decisions: list = field(default_factory=list)     # every choose and compose, by number
 
 
+UNKNOWN = object()  # a starting value worked out when a game starts
+
+
+def starting_value(decl):
+    """A state variable's starting value when it is known as written and never changed in
+    place (a number, a text, yes/no or none, within bounds written as numbers; or the default
+    of such a type), else UNKNOWN."""
+    from .evaluator import _default_for
+
+    t, v = decl.type, decl.initial
+    if decl.kind == "component_state" or t.kind in ("grid_type", "map_type", "list_type",
+                                                     "deck_type"):
+        return UNKNOWN
+    if v is None:
+        return _default_for(t)
+    if v.kind not in ("int", "str", "bool", "none"):
+        return UNKNOWN
+    value = None if v.kind == "none" else v.value
+    bounds = [b for b in (decl.at_least, decl.at_most) if b is not None]
+    if not bounds:
+        return value
+    if type(value) is not int or any(b.kind != "int" for b in bounds):
+        return UNKNOWN
+    if decl.at_least is not None:
+        value = max(value, decl.at_least.value)
+    if decl.at_most is not None:
+        value = min(value, decl.at_most.value)
+    return value
+
+
 def compile_code(rules: Rules) -> Code:
     from .codegen import Generator
     from .dependencies import variables_read
@@ -259,7 +290,8 @@ def compile_code(rules: Rules) -> Code:
                                       ("player", rules.player_vars, code.players)):
         scope = frozenset({"me"}) if scope_name == "player" else none
         for name, d in decls.items():
-            target[name] = (d, early(d.initial, scope) if d.initial is not None else None)
+            target[name] = (d, early(d.initial, scope) if d.initial is not None else None,
+                            starting_value(d))
             if d.at_least is not None or d.at_most is not None:
                 code.bounds[id(d)] = tuple(early(b, scope) if b is not None else None
                                            for b in (d.at_least, d.at_most))

@@ -1,7 +1,7 @@
 """The data of a game in progress (everything but the continuation of the flow)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .rng import Rng
 from .values import MAX_SHOWN_DEPTH, Seat
@@ -17,9 +17,10 @@ DEFINE_CALL_STEPS = 2
 MOVED = -1
 
 
-@dataclass
+@dataclass(frozen=True)
 class Limits:
-    """Budgets that stop a runaway or malicious ruleset with a diagnostic."""
+    """Budgets that stop a runaway or malicious ruleset with a diagnostic (never changed once
+    made: `dataclasses.replace` makes others)."""
 
     max_steps: int = 3_000_000        # statements, loop turns, calls and elements visited
     max_file_steps: int = 10_000_000  # steps of all the scenarios of one file (`rulebook test`)
@@ -39,26 +40,35 @@ class Limits:
     max_memory: int | None = 2 * 1024 ** 3
 
 
-@dataclass
+DEFAULT_LIMITS = Limits()
+
+
 class GameState:
-    seats: list[Seat]
-    rng: Rng
-    globals: dict = field(default_factory=dict)
-    consts: dict = field(default_factory=dict)
-    log: list[dict] = field(default_factory=list)
-    round: int = 0
-    phase: str | None = None
-    current: Seat | None = None
-    over: bool = False
-    winners: list[Seat] = field(default_factory=list)
-    steps: int = 0
-    clock: int = 0                                          # advances on every change
-    # (seat or 0, var) -> clock; and (MOVED, component id) -> clock of its last `move`
-    changed_at: dict = field(default_factory=dict)
-    reveals: dict = field(default_factory=dict)             # (seat or 0, var) -> "all" | set
-    reveals_until_changed: set = field(default_factory=set)  # reveals that end with the value
-    turns: int = 0                                          # turns played (of any turn loop)
-    reaction_flags: dict = field(default_factory=dict)
-    decisions: int = 0
-    struct_ids: int = 0
-    log_chars: int = 0
+    """Every value of a game in progress (its flow is in the machine's frames). A plain class
+    with slots: a game is made at the start of every simulated game and copied by searches."""
+
+    __slots__ = ("seats", "rng", "globals", "consts", "log", "round", "phase", "current", "over",
+                 "winners", "steps", "clock", "changed_at", "reveals", "reveals_until_changed",
+                 "turns", "reaction_flags", "decisions", "struct_ids", "log_chars")
+
+    def __init__(self, seats: list[Seat], rng: Rng):
+        self.seats, self.rng = seats, rng
+        self.globals: dict = {}
+        self.consts: dict = {}
+        self.log: list[dict] = []
+        self.round = 0
+        self.phase: str | None = None
+        self.current: Seat | None = None
+        self.over = False
+        self.winners: list[Seat] = []
+        self.steps = 0
+        self.clock = 0                    # advances on every change
+        # (seat or 0, var) -> clock; and (MOVED, component id) -> clock of its last `move`
+        self.changed_at: dict = {}
+        self.reveals: dict = {}           # (seat or 0, var) -> "all" | set
+        self.reveals_until_changed: set = set()  # reveals that end with the value
+        self.turns = 0                    # turns played (of any turn loop)
+        self.reaction_flags: dict = {}
+        self.decisions = 0
+        self.struct_ids = 0
+        self.log_chars = 0
