@@ -10,7 +10,8 @@ and ratios measured in this one run; asserts nothing (tests never depend on timi
 - `simulate --jobs 2` against `--jobs 1` on 400 Liqueur games (wall time).
 
 Figures are CPU time (`time.process_time`) except where wall time is the point (jobs). Other
-work on the machine slows every figure; the ratios, measured side by side, move less.
+work on the machine slows every figure; the ratios, measured side by side in alternating slices
+of the same run, move less.
 """
 from __future__ import annotations
 
@@ -36,16 +37,35 @@ from rulebook.interpreter.game import Game  # noqa: E402
 from rulebook.interpreter.simulate import play_one, simulate  # noqa: E402
 
 
-def rate(play, seconds: float) -> tuple[float, float]:
-    """(games, decisions) per CPU second of `play()`, which returns the decisions it made."""
-    games = decisions = 0
-    start = time.process_time()
-    while True:
-        decisions += play(games)
-        games += 1
-        spent = time.process_time() - start
-        if spent >= seconds:
-            return games / spent, decisions / spent
+class Meter:
+    """Games and decisions of one way of playing (`play(i)` plays game i and returns the
+    decisions it made), counted over slices of CPU time."""
+
+    def __init__(self, play):
+        self.play, self.games, self.decisions, self.spent = play, 0, 0, 0.0
+
+    def run(self, seconds: float) -> None:
+        start = time.process_time()
+        while True:
+            self.decisions += self.play(self.games)
+            self.games += 1
+            spent = time.process_time() - start
+            if spent >= seconds:
+                self.spent += spent
+                return
+
+    def rates(self) -> tuple[float, float]:
+        """(games, decisions) per CPU second."""
+        return self.games / self.spent, self.decisions / self.spent
+
+
+def alternated(meters: list[Meter], seconds: float, slices: int = 5) -> list[tuple]:
+    """Each meter run for `seconds` in all, in turns of a slice each: a machine whose speed
+    drifts over minutes slows all of them alike, so their ratios move less."""
+    for _ in range(slices):
+        for meter in meters:
+            meter.run(seconds / slices)
+    return [meter.rates() for meter in meters]
 
 
 def engine_player(ref: str, players: int):
@@ -66,14 +86,15 @@ def section(title: str) -> None:
 def playouts(seconds: float) -> None:
     section("random playouts (CPU time; ratio = how many times slower than hand-written)")
     rng = random.Random(0)
-    ttt_ref = rate(lambda i: reference_tictactoe.play_game(rng)[0], seconds)
-    ttt = rate(engine_player("examples/tictactoe", 2), seconds)
+    ttt_ref, ttt = alternated([Meter(lambda i: reference_tictactoe.play_game(rng)[0]),
+                               Meter(engine_player("examples/tictactoe", 2))], seconds)
     print(f"  tic-tac-toe   hand-written {ttt_ref[0]:>10,.0f} games/s   rulebook {ttt[0]:>8,.0f} "
           f"games/s   ratio {ttt_ref[0] / ttt[0]:6.1f}x")
-    liq_ref = rate(lambda i: reference_liqueur.play_game(i, 3)[0], seconds)
+    liq_ref, *engines = alternated([Meter(lambda i: reference_liqueur.play_game(i, 3)[0])]
+                                   + [Meter(engine_player(ref, 3))
+                                      for ref in ("liqueur", "beverage")], seconds)
     print(f"  Liqueur ref.  hand-written {liq_ref[1]:>10,.0f} decisions/s")
-    for ref in ("liqueur", "beverage"):
-        games, decisions = rate(engine_player(ref, 3), seconds)
+    for ref, (games, decisions) in zip(("liqueur", "beverage"), engines):
         print(f"  {ref:<13} rulebook {decisions:>10,.0f} decisions/s ({games:,.1f} games/s)"
               f"   ratio to the Liqueur reference {liq_ref[1] / decisions:6.1f}x")
 

@@ -89,6 +89,9 @@ class Function:
         # the depth of calls is the same from its first line to its last (not so where it runs
         # statements, or a define's own call one deeper)
         self.depth_fixed = True
+        # The depth of calls where its code runs: `m.depth` read once at its start; a define is
+        # given its own (`D`), a statement knows its block's (`depth`).
+        self.calls = "DEPTH"
         # Variables read once at the start (the state stands still while an expression is
         # worked out): (dict, name) -> the local holding `dict.get(name, _M)`.
         self.reads: dict[tuple[str, str], str] = {}
@@ -160,7 +163,9 @@ class Function:
 
     def use(self, name: str) -> str:
         """A value read once at the start of the function (the state, its globals, ...)."""
-        self.hoists[name] = self.hoist_as.get(name) or _HOISTS[name]
+        self.hoists[name] = code = self.hoist_as.get(name) or _HOISTS[name]
+        if "DEPTH" in code:  # read from the depth read first
+            self.use("DEPTH")
         return name
 
     def read_lines(self, where: str, name: str, local: str) -> list[str]:
@@ -205,10 +210,11 @@ class Function:
 
 
 # (DEEP: a call made here would go deeper than calls may: the depth does not change while an
-# expression is worked out, whatever it calls)
+# expression is worked out, whatever it calls; a define's `D` is given, one deeper than its
+# caller's)
 _HOISTS = {"st": "m.state", "G": "m.state.globals", "C": "m.state.consts", "W": "m.watcher",
            "MAXN": "m.limits.max_number", "LIMIT": "m.limits.max_options",
-           "DEEP": "m.depth >= m.limits.max_depth"}
+           "DEPTH": "m.depth", "DEEP": "DEPTH >= m.limits.max_depth"}
 _HOIST_ORDER = {name: i for i, name in enumerate(_HOISTS)}
 
 
@@ -435,23 +441,22 @@ class Generator(Statements):
             fname = self._defines[name] = self._fresh("d")
             decl = self.rules.defines[name]
             params = [f"a{i}" for i in range(len(decl.params))]
-            fn = Function(self, fname, ", ".join(["m", "node", *params]), "_E")
+            # `D`: the depth of this call (its caller's, one deeper), given by the caller
+            fn = Function(self, fname, ", ".join(["m", "node", "D", *params]), "_E")
             fn.settled = name not in self._early
-            # one call deeper than where its first line (the hoists) runs, from then on
-            fn.hoist_as["DEEP"] = "m.depth + 1 >= m.limits.max_depth"
-            fn.emit("d = m.depth = m.depth + 1")
-            fn.emit("try:")
-            with fn.indent():
-                fn.emit(f"if d > m.limits.max_depth: m.too_deep({self.const(decl)}, node)")
-                fn.steps(str(DEFINE_CALL_STEPS), "node")
-                result = self.ex(decl.body, fn, Names(dict(zip(decl.params, params)),
-                                                      frozenset()))
-                fn.emit(f"return {result}")
-            fn.emit("finally:")
-            with fn.indent():
-                fn.emit("m.depth -= 1")
+            fn.calls = "D"
+            fn.hoist_as["DEEP"] = "D >= m.limits.max_depth"
+            fn.emit(f"if D > m.limits.max_depth: m.too_deep({self.const(decl)}, node)")
+            fn.steps(str(DEFINE_CALL_STEPS), "node")
+            result = self.ex(decl.body, fn, Names(dict(zip(decl.params, params)), frozenset()))
+            fn.emit(f"return {result}")
             self._function(fn, stub=False)
         return fname
+
+    @staticmethod
+    def depth_of_calls(fn) -> str:
+        """The depth of calls where `fn`'s code runs."""
+        return fn.use("DEPTH") if fn.calls == "DEPTH" else fn.calls
 
     def yes_no(self, node) -> bool:
         return yes_no(node, self.rules)
@@ -471,7 +476,7 @@ class Generator(Statements):
     def _inlined(self, decl, args: list[str], at: str, fn: Function, sc: Names) -> str:
         """A call of a leaf define, written out: one call deeper (its depth checked), its
         steps charged, its parameters the arguments' values."""
-        deep = fn.use("DEEP") if fn.depth_fixed else "m.depth >= m.limits.max_depth"
+        deep = fn.use("DEEP") if fn.depth_fixed else f"{fn.calls} >= m.limits.max_depth"
         fn.emit(f"if {deep}: m.too_deep({self.const(decl)}, {at})")
         fn.steps(str(DEFINE_CALL_STEPS), at)
         inner = Names(dict(zip(decl.params, args)), frozenset())
@@ -1209,16 +1214,18 @@ class Generator(Statements):
         rules = self.rules
         if name in rules.defines:
             decl = rules.defines[name]
+            deeper = f"{self.depth_of_calls(fn)} + 1"  # the depth of the call
             if name in rules.modifiers or len(args) != len(decl.params):
-                fn.emit(f"{t} = m.call_define({self.const(decl)}, [{', '.join(args)}], {at})")
+                fn.emit(f"{t} = m.call_define({self.const(decl)}, [{', '.join(args)}], {at}, "
+                        f"{deeper})")
             elif self._leaf(name):
                 return self._inlined(decl, args, at, fn, sc)
             else:
-                call = f"{self.define(name)}(m, {at}{''.join(', ' + a for a in args)})"
+                call = f"{self.define(name)}(m, {at}, {deeper}{''.join(', ' + a for a in args)})"
                 if name in self._repeatable:  # remembered while the state stands still
                     site = self.const([0, 0, True, name])
                     fn.emit(f"if m.memo is not None and {site}[2]:")
-                    fn.emit(f"    {t} = m.remembered({site}, {self.define(name)}, "
+                    fn.emit(f"    {t} = m.remembered({site}, {self.define(name)}, {deeper}, "
                             f"({''.join(a + ', ' for a in args)}), {at})")
                     fn.emit("else:")
                     fn.emit(f"    {t} = {call}")
@@ -1252,14 +1259,18 @@ class Generator(Statements):
         nested too deeply for one Python function (an expression only reads them)."""
         given = list(dict.fromkeys(sc.py.values()))  # the caller's locals, each once
         param = {v: f"q{i}" for i, v in enumerate(given)}
-        sub = Function(self, self._fresh("x"), ", ".join(["m", "env", *param.values()]), "env")
-        sub.watched, sub.settled = fn.watched, fn.settled
+        sub = Function(self, self._fresh("x"), ", ".join(["m", "env", "D", *param.values()]),
+                       "env")
+        sub.watched, sub.settled, sub.calls = fn.watched, fn.settled, "D"
+        sub.hoist_as["DEEP"] = "D >= m.limits.max_depth"
+        sub.depth_fixed = fn.depth_fixed
         inner = Names({name: param[v] for name, v in sc.py.items()}, sc.env)
         result = self.ex(node, sub, inner, borrow)
         sub.emit(f"return {result}")
         self._function(sub, stub=False)
         t = fn.tmp()
-        fn.emit(f"{t} = {sub.name}(m, {fn.env}{''.join(', ' + v for v in given)})")
+        fn.emit(f"{t} = {sub.name}(m, {fn.env}, {self.depth_of_calls(fn)}"
+                f"{''.join(', ' + v for v in given)})")
         return t
 
 

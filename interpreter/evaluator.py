@@ -66,7 +66,7 @@ class Evaluator:
         finally:
             self.memo = None
 
-    def remembered(self, site: list, define, args: tuple, node):
+    def remembered(self, site: list, define, depth: int, args: tuple, node):
         """A call of a repeatable define while the state stands still (see `standing_still`):
         its value and steps given again for arguments it was called with. `site` counts the
         look-ups and hits of one call in the rules: one whose arguments rarely repeat (`f(r, c)`
@@ -76,7 +76,7 @@ class Evaluator:
         try:
             hit = self.memo.get(key)
         except TypeError:  # an argument with no identity to key by (a list, a map)
-            return define(self, node, *args)
+            return define(self, node, depth, *args)
         if hit is not None:
             site[1] += 1
             self.tick(node, hit[1])
@@ -85,7 +85,7 @@ class Evaluator:
             site[2] = False
         st = self.state
         before = st.steps
-        value = define(self, node, *args)
+        value = define(self, node, depth, *args)
         self.memo[key] = (value, st.steps - before)
         return value
 
@@ -528,11 +528,13 @@ class Evaluator:
         return ordered
 
     # ----------------------------------------------------------------------------- calls
-    def call_define(self, define: A.DefineDecl, args: list, node):
+    def call_define(self, define: A.DefineDecl, args: list, node, depth: int):
+        """A define called with its modifiers (or with the wrong number of values), `depth`
+        calls deep: its body and modifiers run with `depth` as the machine's depth."""
         if len(args) != len(define.params):
             raise RuleError("E0306", f"`{define.name}` takes {len(define.params)} values, "
                             f"got {len(args)}", node)
-        self.depth += 1
+        outer, self.depth = self.depth, depth
         try:
             if self.depth > self.limits.max_depth:
                 self.too_deep(define, node)
@@ -554,7 +556,7 @@ class Evaluator:
                     value = self.num(value, mod)
             return value
         finally:
-            self.depth -= 1
+            self.depth = outer
 
     def too_deep(self, define, node):
         raise RuleError("E0302", f"`{define.name}` calls itself more than "

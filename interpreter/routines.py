@@ -88,7 +88,7 @@ class Routines:
         from .statements import _Block
 
         fn = Function(self, self._fresh("u"), "m, S, F", "env")
-        fn.depth_fixed = False
+        fn.depth_fixed, fn.calls = False, "depth"
         fn.routine = RoutineCode(r)
         fn.emit("env = F.env")
         fn.emit("depth = F.depth")

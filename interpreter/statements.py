@@ -168,7 +168,7 @@ class Statements(Routines):
         if fname is None:
             fname = self._procedures[key] = self._fresh("p")
             fn = Function(self, fname, "m, depth, env", "env")
-            fn.depth_fixed = False
+            fn.depth_fixed, fn.calls = False, "depth"
             fn.emit("m.depth = depth")
             ctx = _Block(Names({}, frozenset(params)), True, "depth")
             self._guarded(fn, lambda: self.statements(body, fn, ctx))
