@@ -777,41 +777,43 @@ class Statements(Routines):
 
     def st_phase(self, s, fn, ctx, at):
         st = fn.use("st")
-        if not ctx.resumable:
-            opened = 0
-            if s.when is not None:
-                fn.emit(f"if {self._test(s.when, fn, ctx)}:")
-                fn.depth += 1
-                opened = 1
-            prev = fn.tmp()
+
+        def enter(prev):
             fn.emit(f"{prev} = {st}.phase")
+            fn.emit(f"if {prev} is None: {prev} = {s.name!r}")
             fn.emit(f"{st}.phase = {s.name!r}")
             fn.emit(f"m.log({'Phase: ' + s.name!r}, kind='phase')")
-            fn.emit("try:")
-            with fn.indent(block=True):
-                self._body(s.body, fn, ctx.nested())
-            fn.emit("finally:")
-            fn.emit(f"    {st}.phase = {prev} if {prev} is not None else {s.name!r}")
-            fn.depth -= opened
+
+        if s.when is None:
+            self._scoped(fn, ctx, s.body, enter, lambda prev: f"{st}.phase = {prev}", "phase")
             return
-        (prev,) = self.open(fn, ("phase",))
-        ok = fn.tmp()
-        fn.emit("if rs == 0:")
-        with fn.indent():
-            fn.emit(f"{ok} = {self._test(s.when, fn, ctx) if s.when is not None else 'True'}")
-            fn.emit(f"if {ok}:")
-            with fn.indent():
-                fn.emit(f"{prev} = {st}.phase")
-                fn.emit(f"if {prev} is None: {prev} = {s.name!r}")
-                fn.emit(f"{st}.phase = {s.name!r}")
-                fn.emit(f"m.log({'Phase: ' + s.name!r}, kind='phase')")
-        fn.emit("else:")
-        with fn.indent():
-            fn.emit(f"{ok} = True")
-            self.restore(fn)
+        ok = fn.tmp()  # whether it runs (resumable: it did, when the routine resumes in it)
+        if ctx.resumable:
+            fn.emit(f"{ok} = rs != 0")
+            fn.emit(f"if rs == 0:")
+            fn.depth += 1
+        fn.emit(f"{ok} = {self._test(s.when, fn, ctx)}")
+        if ctx.resumable:
+            fn.depth -= 1
         fn.emit(f"if {ok}:")
         with fn.indent():
-            self._restoring(fn, ctx, s.body, f"{st}.phase = {prev}")
+            self._scoped(fn, ctx, s.body, enter, lambda prev: f"{st}.phase = {prev}", "phase")
+
+    def _scoped(self, fn, ctx, body, enter, undo, kind: str) -> None:
+        """A block run with a value of the state changed for it (`enter(prev)` keeps the one
+        it replaces in `prev`; `undo(prev)` the code putting it back), put back after it and
+        when a signal passes through."""
+        prev = fn.tmp()
+        if not ctx.resumable:
+            enter(prev)
+            fn.emit("try:")
+            with fn.indent(block=True):
+                self._body(body, fn, ctx.nested())
+            fn.emit("finally:")
+            fn.emit("    " + undo(prev))
+            return
+        self._started(fn, (kind,), [prev], [], ctx, [], lambda: enter(prev))
+        self._restoring(fn, ctx, body, undo(prev))
         self.close(fn)
 
     def _restoring(self, fn, ctx, body, undo: str) -> None:
@@ -829,30 +831,13 @@ class Statements(Routines):
 
     def st_turn(self, s, fn, ctx, at):
         st = fn.use("st")
-        if not ctx.resumable:
-            p = self.value(s.player, fn, ctx)
-            prev = fn.tmp()
-            fn.emit(f"{prev} = {st}.current")
-            fn.emit(f"{st}.current = {p}")
-            fn.emit(f"{st}.turns += 1")
-            fn.emit("try:")
-            with fn.indent(block=True):
-                self._body(s.body, fn, ctx.nested())
-            fn.emit("finally:")
-            fn.emit(f"    {st}.current = {prev}")
-            return
-        (prev,) = self.open(fn, ("value",))
-        fn.emit("if rs == 0:")
-        with fn.indent():
+
+        def enter(prev):
             p = self.value(s.player, fn, ctx)
             fn.emit(f"{prev} = {st}.current")
             fn.emit(f"{st}.current = {p}")
             fn.emit(f"{st}.turns += 1")
-        fn.emit("else:")
-        with fn.indent():
-            self.restore(fn)
-        self._restoring(fn, ctx, s.body, f"{st}.current = {prev}")
-        self.close(fn)
+        self._scoped(fn, ctx, s.body, enter, lambda prev: f"{st}.current = {prev}", "value")
 
     def st_turns(self, s, fn, ctx, at):
         """`turns` (always resumable): one action per turn, round and round, skipping those who
