@@ -284,11 +284,7 @@ class Statements(Routines):
                 # a plain value that is no list, map, grid or structure is stored as it is
                 fn.emit(f"if {_plain(fn, v)}:")
                 with fn.indent():
-                    old = fn.tmp()
-                    fn.emit(f"{old} = {fn.use('G')}.get({name!r})")
-                    fn.emit(f"if not {_same(fn, old, v)}:")
-                    fn.emit(f"    {fn.use('G')}[{name!r}] = {v}")
-                    fn.emit(f"    m.changed({(0, name)!r}, {self.const(decl)})")
+                    self._stored(fn, fn.use("G"), name, v, repr((0, name)), decl)
                 fn.emit("else:")
                 fn.emit(f"    m.store_global({name!r}, {self.const(decl)}, {v}, {t})")
             else:
@@ -302,11 +298,7 @@ class Statements(Routines):
                 fn.emit(f"if {seat} and {_plain(fn, v)}:")
                 with fn.indent():
                     w = self._clamped(decl, v, f"{{'me': {o}}}", fn)
-                    old = fn.tmp()
-                    fn.emit(f"{old} = {o}.vars.get({name!r})")
-                    fn.emit(f"if not {_same(fn, old, w)}:")
-                    fn.emit(f"    {o}.vars[{name!r}] = {w}")
-                    fn.emit(f"    m.changed(({o}.seat, {name!r}), {self.const(decl)})")
+                    self._stored(fn, f"{o}.vars", name, w, f"({o}.seat, {name!r})", decl)
                 fn.emit("else:")
                 fn.emit(f"    m.assign_field({o}, {name!r}, {v}, {t})")
             else:
@@ -328,6 +320,16 @@ class Statements(Routines):
             fn.emit(f"m.changed({self._place_key(target.obj, fn, ctx)}, None, {o})")
         else:
             fn.emit(f"m.cannot_assign({t})")
+
+    def _stored(self, fn, holder: str, name: str, v: str, key: str, decl) -> None:
+        """A plain value `v` stored as state variable `name` of `holder` (the globals, a
+        player's variables: statements run once every one is there), the change noted when
+        it differs."""
+        old = fn.tmp()
+        fn.emit(f"{old} = {holder}[{name!r}]")
+        fn.emit(f"if not {_same(fn, old, v)}:")
+        fn.emit(f"    {holder}[{name!r}] = {v}")
+        fn.emit(f"    m.changed({key}, {self.const(decl)})")
 
     def _clamped(self, decl, v: str, env: str, fn) -> str:
         """`v` within the bounds a state variable declares (`at least`, `at most`)."""
