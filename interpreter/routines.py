@@ -23,7 +23,7 @@ would nest too deeply for Python becomes a routine of its own, called with the s
 from __future__ import annotations
 
 from ..grammar import ast as A
-from .flow import CHOOSER, Routine, Wait
+from .flow import Routine, Wait
 
 # Statements that hold blocks are written in resumable form past this many nested Python
 # blocks, and blocks go into a routine of their own past these (Python allows 20 nested blocks
@@ -217,19 +217,22 @@ class Routines:
     def _call_site(self, fn, node, names: frozenset, call) -> None:
         """A frame put above this routine's and run (`call()` writes the code that sets `d` to
         its decision or None): when it waits, so does this routine, until it has left the
-        stack; a signal it leaves is raised here."""
-        fn.emit("if rs == 0:")
+        stack; a signal it leaves is raised here (and only here: not where the routine passes
+        on its way to resume somewhere else)."""
+        label = fn.routine.next_label  # where it waits (nothing `call()` writes waits here)
+        fn.emit(f"if rs == 0 or rs == {label}:")
         with fn.indent():
-            call()
-            fn.emit("if d is not None:")
+            fn.emit("if rs == 0:")
             with fn.indent():
-                label = self.wait(fn, None, node, names)
-        fn.emit(f"elif rs == {label}:")
-        fn.emit("    rs = 0")
-        fn.emit("if F.signal is not None:")
-        fn.emit("    d, F.signal = F.signal, None")
-        fn.emit("    raise d")
-        fn.emit("m.depth = depth")
+                call()
+                fn.emit("if d is not None:")
+                with fn.indent():
+                    assert self.wait(fn, None, node, names) == label
+            fn.emit("rs = 0")
+            fn.emit("if F.signal is not None:")
+            fn.emit("    d, F.signal = F.signal, None")
+            fn.emit("    raise d")
+            fn.emit("m.depth = depth")
 
     def _reactions_called(self, fn) -> None:
         fn.emit("if m.dirty:")
@@ -278,5 +281,3 @@ def leave(stack, frame) -> None:
         if stack.pop() is frame:
             return
 
-
-_ = CHOOSER  # bound by decisions (statements.py)

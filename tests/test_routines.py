@@ -203,3 +203,42 @@ def test_a_reaction_that_waits_is_asked_where_the_state_changed_and_saved_there(
     game.apply("one")
     assert game.over
     assert game.state.globals["bonus"] == 5 and game.state.globals["score"] == 5
+
+
+TWO_HANDLERS = header() + """
+global firsts: int = 0
+global after: int = 0
+when asked() {
+    choose players[1] "First" {
+        option a { increase firsts by 1 }
+    }
+}
+when asked() {
+    choose players[1] "Second" {
+        option go { }
+        option halt { stop }
+    }
+}
+play {
+    repeat 3 times {
+        trigger asked()
+    }
+    set after = 1
+}
+"""
+
+
+@pytest.mark.parametrize("reload", [False, True])
+def test_a_stop_from_the_second_of_two_waiting_handlers_ends_the_loop_around_the_trigger(reload):
+    """The stop reaches the routine that triggered the event from the stack, at the second
+    handler's place; the first handler's place is passed over, and the rest of the routine
+    runs."""
+    rules = rules_of(TWO_HANDLERS)
+    game = Game(rules, 2, 0)
+    for option in ("a", "go", "a"):
+        game.apply(option)
+    if reload:
+        game = Game.load(json.loads(json.dumps(game.save())), rules)
+    game.apply("halt")
+    assert game.over
+    assert game.state.globals["firsts"] == 2 and game.state.globals["after"] == 1
