@@ -465,9 +465,12 @@ class SimFrame(Frame):
         return None
 
     def receive(self, m, stack, answer: str, logged: bool = False) -> None:
+        """An answer to the decision asked now, kept to be carried out with the round's
+        others. The decider reads what they chose at once (`logged`: an answer of a part of
+        an enclosing `simultaneously`, read when it was given)."""
         frame = self.waiting_frame()
-        # The decider reads what they chose at once; it is carried out later.
-        m.log_decision(frame.decision, frame.decision.chosen(answer))
+        if not logged:
+            m.log_decision(frame.decision, frame.decision.chosen(answer))
         self.answers.append(answer)
         self.k += 1
 

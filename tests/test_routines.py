@@ -242,3 +242,32 @@ def test_a_stop_from_the_second_of_two_waiting_handlers_ends_the_loop_around_the
     game.apply("halt")
     assert game.over
     assert game.state.globals["firsts"] == 2 and game.state.globals["after"] == 1
+
+
+NESTED_PARTS = header() + """
+global level: int = 0
+play {
+    simultaneously for q in players {
+        simultaneously for r in [q] {
+            choose r "Inner" {
+                option up { increase level by 1 }
+                option down { decrease level by 1 }
+            }
+        }
+    }
+}
+"""
+
+
+def test_simultaneously_inside_simultaneously_asks_each_player_once_and_logs_once():
+    rules = rules_of(NESTED_PARTS)
+    game = Game(rules, 2, 0)
+    asked = []
+    while game.pending is not None:
+        asked.append(game.pending_seat())
+        if len(asked) == 2:
+            game = Game.load(json.loads(json.dumps(game.save())), rules)
+        game.apply("up", game.pending_seat())
+    assert sorted(asked) == [1, 2] and game.state.globals["level"] == 2
+    decisions = [e for e in game.state.log if e["kind"] == "decision"]
+    assert len(decisions) == 2
