@@ -50,6 +50,7 @@ _SAFE_BUILTINS = {"type": type, "len": len, "range": range, "list": list, "dict"
 # runtime; any other value is equal only to itself.
 _BY_VALUE = frozenset({int, str, bool})
 _DEEP = frozenset({list, dict, Grid})
+_RECORDS = frozenset({Item, Struct})  # values with fields: components and structures
 # Values stored as they are (no list, map, grid or structure, which are copied and checked).
 _PLAIN = frozenset({int, str, bool, type(None), Sym, Item, Seat})
 
@@ -229,7 +230,7 @@ class Generator(Statements):
                          "RuleError": RuleError, "Signal": Signal, "RuntimeError": RuntimeError,
                          "RoutineFrame": RoutineFrame, "SimFrame": SimFrame,
                          "ReactFrame": ReactFrame, "_PLAIN": _PLAIN, "_BY_VALUE": _BY_VALUE,
-                         "_DEEP": _DEEP}
+                         "_DEEP": _DEEP, "_RECORDS": _RECORDS}
         self._procedures: dict = {}  # procedure or handler -> the name of its function
         self._routine_keys: dict = {}  # procedure or handler that may wait -> its routine
         self.routines: list = []  # every routine, by number (saved frames name them)
@@ -673,7 +674,7 @@ class Generator(Statements):
             fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
             return t
         if name in self._field_names:
-            fn.emit(f"{branch} type({o}) is Item or type({o}) is Struct:")
+            fn.emit(f"{branch} type({o}) in _RECORDS:")
             with fn.indent():
                 fn.emit(f"{t} = {o}.fields.get({name!r}, _M)")
                 fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
@@ -884,7 +885,8 @@ class Generator(Statements):
                     return same
                 want = "int" if side.kind == "int" else "str"
                 return f"({same}) if type({w}) is {want} else {slow}"
-            if side.kind == "name" and self._is_member(side, sc):
+            if side.kind == "name" and self._is_member(side, sc) or v in fn.seats \
+                    or v in fn.items:  # a member, a player, a row: equal to itself alone
                 return f"{w} is not {v}" if neg else f"{w} is {v}"
         yes, no = ("False", "True") if neg else ("True", "False")
         same = f"{a} == {b}" if not neg else f"{a} != {b}"
