@@ -19,8 +19,7 @@ from itertools import repeat
 from operator import itemgetter
 
 from ..grammar import ast as A
-from .errors import RuleError
-from .values import Item, Seat, Sym, type_name, show
+from .values import Item, Seat, Sym, show
 
 CHOOSER = "\x00chooser"  # in the names of an option's body: who chose it (never a rules name)
 DONE = "done"  # the option `repeat choose` adds: the player has finished

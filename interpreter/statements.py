@@ -792,7 +792,7 @@ class Statements(Routines):
         ok = fn.tmp()  # whether it runs (resumable: it did, when the routine resumes in it)
         if ctx.resumable:
             fn.emit(f"{ok} = rs != 0")
-            fn.emit(f"if rs == 0:")
+            fn.emit("if rs == 0:")
             fn.depth += 1
         fn.emit(f"{ok} = {self._test(s.when, fn, ctx)}")
         if ctx.resumable:
@@ -1099,7 +1099,7 @@ class Statements(Routines):
             fn.emit("else:")
             with fn.indent():
                 fn.emit("F.decision = d")
-                self.wait(fn, code, s, ctx.sc.env)
+                assert self.wait(fn, code, s, ctx.sc.env) == label
         fn.emit(f"elif rs == {label}:")
         with fn.indent():
             fn.emit("rs = 0")
@@ -1142,6 +1142,8 @@ class Statements(Routines):
                         fn.emit("break")  # an option the rules call `done` ends the loop
                 ranges.append((key, lo, fn.routine.next_label - 1))
                 branch = "elif"
+            if not blocks:
+                fn.emit("pass")
         inside = [x for _, b, _ in blocks for x in b]
         fn.emit("except Signal:")
         with fn.indent():
