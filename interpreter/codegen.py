@@ -116,6 +116,9 @@ class Function:
         # taken once where it is read (-1 rows and columns when it holds no grid).
         self.grids: dict[str, tuple[str, str, str]] = {}
         self.copies: dict[str, str] = {}  # a local holding what a read holds (t7 = r4)
+        # A grid read whose cells are read at indices known from 1 up: the most row and column
+        # read (`r4_in` then says, once, that every such cell is inside it).
+        self.reaches: dict[str, tuple[int, int]] = {}
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -178,6 +181,9 @@ class Function:
             lines += [f"if type({local}) is Grid: {rows}, {columns}, {cells} = {local}.rows, "
                       f"{local}.columns, {local}.cells",
                       f"else: {rows} = {columns} = -1"]
+            reach = self.reaches.get(local)
+            if reach is not None:  # every index known, from 1 up to at most these
+                lines.append(f"{local}_in = {rows} >= {reach[0]} and {columns} >= {reach[1]}")
         return lines
 
     def grid_facts(self, local: str) -> tuple[str, str, str]:
@@ -721,8 +727,14 @@ class Generator(Statements):
             decl = self.rules.global_vars.get(node.obj.id) if table is not None else None
             if read is not None and decl is not None and decl.type.kind == "grid_type":
                 rows, columns, cells = fn.grid_facts(read)  # taken where the grid was read
-                within = [f"{self._from_one(fn, r)}{r} <= {rows}",
-                          f"{self._from_one(fn, c)}{c} <= {columns}"]
+                known = [self._known_range(fn, x) for x in idx]
+                if None not in known:  # inside the grid when the grid reaches that far
+                    have = fn.reaches.get(read, (0, 0))
+                    fn.reaches[read] = (max(have[0], known[0][1]), max(have[1], known[1][1]))
+                    within = [f"{read}_in"]
+                else:
+                    within = [f"{self._from_one(fn, r)}{r} <= {rows}",
+                              f"{self._from_one(fn, c)}{c} <= {columns}"]
                 fn.emit(f"if {' and '.join(numbers + within)}:")
                 with fn.indent():
                     fn.emit(f"{t} = {cells}[({r} - 1) * {columns} + {c} - 1]")
@@ -749,6 +761,13 @@ class Generator(Statements):
         with fn.indent():
             fn.emit(f"{t} = m.index({o}, [{', '.join(idx)}], {at}, {table!r})")
         return t
+
+    @staticmethod
+    def _known_range(fn, x: str) -> tuple[int, int] | None:
+        """(least, most) of an index known as written or from a range so written, from 1 up."""
+        low = _literal_int(x)
+        known = (low, low) if low is not None else fn.bounds.get(x)
+        return known if known is not None and known[0] >= 1 else None
 
     @staticmethod
     def _from_one(fn, x: str) -> str:
@@ -979,13 +998,14 @@ class Generator(Statements):
         later: list = []  # per loop: (its number, where its range starts) charged after it
         for depth, b in enumerate(binds):
             it, ranged = self._items(b, fn, inner)
+            size = fn.sizes.get(it)  # a range known as written: making it costs its size too
             if flag is None:
-                fn.steps(str(fn.sizes[it]) if it in fn.sizes else f"len({it})", self.const(b))
+                fn.steps(str(2 * size) if size else f"len({it})", self.const(b))
             v = fn.tmp()
             # a range known as written, in a loop that may stop early: its steps are charged
             # once it has ended, from the number it stopped at (the same steps)
-            counted = flag is not None and fn.sizes.get(it, 0) > 0
-            later.append((v, fn.starts[it], self.const(b)) if counted else None)
+            counted = flag is not None and size
+            later.append((v, fn.starts[it] - size, self.const(b)) if counted else None)
             if it in fn.sizes:
                 fn.bounds[v] = (fn.starts[it], fn.starts[it] + fn.sizes[it] - 1)
             if ranged:
@@ -1045,7 +1065,7 @@ class Generator(Statements):
             lo, hi = self.ex(src.left, fn, sc), self.ex(src.right, fn, sc)
             bounds = _literal_int(lo), _literal_int(hi)
             if None not in bounds and 0 <= bounds[1] - bounds[0] < 64:  # known as written
-                fn.steps(str(bounds[1] - bounds[0] + 1), self.const(src))
+                # the steps of making it are charged with those of walking it (`loops`)
                 fn.emit(f"{it} = range({bounds[0]}, {bounds[1] + 1})")
                 fn.sizes[it] = bounds[1] - bounds[0] + 1
                 fn.starts[it] = bounds[0]
