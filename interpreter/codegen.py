@@ -50,6 +50,7 @@ _SAFE_BUILTINS = {"type": type, "len": len, "range": range, "list": list, "dict"
 # runtime; any other value is equal only to itself.
 _BY_VALUE = frozenset({int, str, bool})
 _DEEP = frozenset({list, dict, Grid})
+_COMPARED = _BY_VALUE | _DEEP
 _RECORDS = frozenset({Item, Struct})  # values with fields: components and structures
 # Values stored as they are (no list, map, grid or structure, which are copied and checked).
 _PLAIN = frozenset({int, str, bool, type(None), Sym, Item, Seat})
@@ -236,7 +237,7 @@ class Generator(Statements):
                          "RuleError": RuleError, "Signal": Signal, "RuntimeError": RuntimeError,
                          "RoutineFrame": RoutineFrame, "SimFrame": SimFrame,
                          "ReactFrame": ReactFrame, "_PLAIN": _PLAIN, "_BY_VALUE": _BY_VALUE,
-                         "_DEEP": _DEEP, "_RECORDS": _RECORDS}
+                         "_COMPARED": _COMPARED, "_RECORDS": _RECORDS}
         self._procedures: dict = {}  # procedure or handler -> the name of its function
         self._routine_keys: dict = {}  # procedure or handler that may wait -> its routine
         self.routines: list = []  # every routine, by number (saved frames name them)
@@ -911,8 +912,9 @@ class Generator(Statements):
         same = f"{a} == {b}" if not neg else f"{a} != {b}"
         # identical values are equal; values of two types never are; lists, maps and grids
         # are compared by the runtime (element by element, charged); other values by identity
-        return (f"{yes} if {a} is {b} else {no} if type({a}) is not type({b}) else ({same}) "
-                f"if type({a}) in _BY_VALUE else {no} if type({a}) not in _DEEP else {slow}")
+        kind = fn.tmp()
+        return (f"{yes} if {a} is {b} else {no} if ({kind} := type({a})) is not type({b}) or "
+                f"{kind} not in _COMPARED else ({same}) if {kind} in _BY_VALUE else {slow}")
 
     def _is_member(self, node, sc) -> bool:
         """Whether a name means an enum member (no block binds it, nor is it a global or a
