@@ -577,36 +577,41 @@ class Statements(Routines):
 
     def _first_that_holds(self, s, fn, ctx, then) -> None:
         """`then(j)` for the first branch j of an `if` whose test holds (-1: none does)."""
+        self._cascade(fn, [lambda b=b: self._test(b.test, fn, ctx) for b in s.branches], then,
+                      lambda: then(-1))
+
+    @staticmethod
+    def _cascade(fn, tests, then, otherwise) -> None:
+        """`then(j)` under the first of `tests` that holds, else `otherwise()`: each test writes
+        the code it needs (run only when the tests before it failed) and gives the condition, or
+        None for one that always holds."""
         opened = 0
-        for j, b in enumerate(s.branches):
-            t = self._test(b.test, fn, ctx)
+        for j, test in enumerate(tests):
+            t = test()
+            if t is None:
+                then(j)
+                break
             fn.emit(f"if {t}:")
             with fn.indent():
                 then(j)
             fn.emit("else:")
             fn.depth += 1
             opened += 1
-        then(-1)
+        else:
+            otherwise()
         fn.depth -= opened
 
     def st_match_stmt(self, s, fn, ctx, at):
         def arm(then):
             v = self.value(s.subject, fn, ctx)
-            opened = 0
-            for j, a in enumerate(s.arms):
-                if a.value is None:
-                    then(j)
-                    break
+
+            def test(a):
+                if a.value is None:  # `else`
+                    return None
                 c = self.value(a.value, fn, ctx)
-                fn.emit(f"if {v} is {c} or m.same({v}, {c}):")
-                with fn.indent():
-                    then(j)
-                fn.emit("else:")
-                fn.depth += 1
-                opened += 1
-            else:
-                fn.emit(f"m.no_arm({v}, {at})")
-            fn.depth -= opened
+                return f"{v} is {c} or m.same({v}, {c})"
+            self._cascade(fn, [lambda a=a: test(a) for a in s.arms], then,
+                          lambda: fn.emit(f"m.no_arm({v}, {at})"))
 
         if ctx.resumable:
             k = fn.tmp()
