@@ -44,7 +44,8 @@ Scope = frozenset | None
 # What generated code may call by name: no other built-in of Python is reachable from it.
 _SAFE_BUILTINS = {"type": type, "len": len, "range": range, "list": list, "dict": dict,
                   "int": int, "str": str, "bool": bool, "enumerate": enumerate,
-                  "ValueError": ValueError, "set": set, "zip": zip}
+                  "ValueError": ValueError, "TypeError": TypeError, "KeyError": KeyError,
+                  "AttributeError": AttributeError, "set": set, "zip": zip}
 
 # Values equal when Python's `==` says so (of one type); compared element by element by the
 # runtime; any other value is equal only to itself.
@@ -262,6 +263,10 @@ class Generator(Statements):
         self._field_names = {f.name for r in rules.records.values() for f in r.fields} | {
             c for d in rules.program.declarations if d.kind == "table" for c in d.columns}
         self._builtins = None
+        # field names that other values answer too (a player's variable, a name's `name`, a
+        # table row's name, state carried by components): read by testing the value's type
+        self._shared_names = set(rules.player_vars) | {"name", A.ROW_KEY} | {
+            name for _, name in rules.component_vars}
         from .statements import Inlining
 
         self.inlining = Inlining(rules)
@@ -679,6 +684,14 @@ class Generator(Statements):
                 return t
             fn.emit(f"{t} = {o}.fields.get({name!r}, _M)")
             fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
+            return t
+        if branch == "if" and name in self._field_names and name not in self._shared_names:
+            # only a component or a structure can have it: read, and anything else (a value
+            # without fields, a field it lacks) is the runtime's to tell
+            fn.emit("try:")
+            fn.emit(f"    {t} = {o}.fields[{name!r}]")
+            fn.emit("except (AttributeError, KeyError):")
+            fn.emit(f"    {t} = m.get_field({o}, {name!r}, {at})")
             return t
         if name in self._field_names:
             fn.emit(f"{branch} type({o}) in _RECORDS:")
@@ -1262,7 +1275,12 @@ class Generator(Statements):
             return t
         call = f"m.bi_{name}({at}{''.join(', ' + a for a in args)})"
         if name == "size":  # a number, whatever it is given (or an error)
-            fn.emit(f"{t} = len({args[0]}) if type({args[0]}) is list else {call}")
+            # a list, text or map has the length it gives; a grid (its cells that hold
+            # something) and values with no size are the runtime's
+            fn.emit("try:")
+            fn.emit(f"    {t} = len({args[0]})")
+            fn.emit("except TypeError:")
+            fn.emit(f"    {t} = {call}")
             fn.ints.add(t)
         else:
             fn.emit(f"{t} = {call}")

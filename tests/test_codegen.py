@@ -45,7 +45,7 @@ def test_generated_sources_are_python_written_from_the_tree_alone():
     assert "hostile" not in names and "n" not in names
     assert rules.code.gen.ns["__builtins__"].keys() <= {
         "type", "len", "range", "list", "dict", "int", "str", "bool", "enumerate", "ValueError",
-        "set", "zip"}
+        "TypeError", "KeyError", "AttributeError", "set", "zip"}
 
 
 def test_comprehensions_nested_deeper_than_python_allows_still_run():
@@ -287,3 +287,44 @@ def test_code_run_while_the_state_is_set_up_still_meets_variables_not_set_yet():
     with pytest.raises(DiagnosticError) as err:
         Game(rules, 2, 0)
     assert err.value.diagnostics[0].code == "E0311" and "later" in err.value.diagnostics[0].message
+
+
+PLAIN_READS = header() + """
+enum Kind { a, b, c }
+record Card { cost: int }
+table cards of Card {
+    id    | cost
+    cheap | 1
+    dear  | 5
+}
+global held: Card? = none
+global board: grid 2 by 2 of int? = none
+global counts: map of Kind to int
+global n: int = 0
+global sizes: list of int = []
+setup {
+    WHAT
+}
+"""
+
+
+def test_fields_and_sizes_read_plainly_leave_every_other_value_to_the_runtime():
+    """`x.cost` (a name only records have) and `size(x)` are written as plain Python reads;
+    what they cannot read (none, a grid, a field a value lacks) still gets the runtime's
+    answer or its located error."""
+    g = game_of(PLAIN_READS.replace("WHAT", "set held = cards.dear\n    set n = held.cost"))
+    assert g.state.globals["n"] == 5
+    source = "".join(rules_of(PLAIN_READS.replace("WHAT", "set n = held.cost")).code.gen.sources)
+    assert ".fields['cost']" in source and "_RECORDS" not in source
+    with pytest.raises(DiagnosticError) as err:
+        game_of(PLAIN_READS.replace("WHAT", "set n = held.cost"))
+    d = err.value.diagnostics[0]
+    assert (d.code, d.line, d.message) == ("E0306", 18, "cannot read `.cost` of none")
+    # a grid counts the cells that hold something; a text, a map and a table their length
+    g = game_of(PLAIN_READS.replace("WHAT", "set board[1, 2] = 4\n    set sizes = "
+                                    "[size(board), size(\"four\"), size(counts), size(cards)]"))
+    assert g.state.globals["sizes"] == [1, 4, 3, 2]
+    with pytest.raises(DiagnosticError) as err:
+        game_of(PLAIN_READS.replace("WHAT", "set n = size(held)"))
+    d = err.value.diagnostics[0]
+    assert (d.code, d.line, d.message) == ("E0306", 18, "`size` needs a list, not none")
