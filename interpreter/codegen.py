@@ -693,6 +693,17 @@ class Generator(Statements):
             fn.emit("except (AttributeError, KeyError):")
             fn.emit(f"    {t} = m.get_field({o}, {name!r}, {at})")
             return t
+        if branch == "if" and name in self.rules.player_vars and name not in self._field_names \
+                and name != "name":
+            # only a player can have it: read, and anything else is the runtime's to tell
+            fn.emit("try:")
+            fn.emit(f"    {t} = {o}.vars[{name!r}]")
+            fn.emit("except (AttributeError, KeyError):")
+            fn.emit(f"    {t} = m.get_field({o}, {name!r}, {at})")
+            if fn.watched:
+                fn.emit("else:")
+                fn.emit(f"    if {fn.use('W')} is not None: m.note_read({o}.seat, {name!r}, {t})")
+            return t
         if name in self._field_names:
             fn.emit(f"{branch} type({o}) in _RECORDS:")
             with fn.indent():
@@ -923,11 +934,13 @@ class Generator(Statements):
                 return f"{w} is not {v}" if neg else f"{w} is {v}"
         yes, no = ("False", "True") if neg else ("True", "False")
         same = f"{a} == {b}" if not neg else f"{a} != {b}"
-        # identical values are equal; values of two types never are; lists, maps and grids
-        # are compared by the runtime (element by element, charged); other values by identity
+        # identical values are equal; other values are equal only when compared by what
+        # they hold (numbers, texts, truths; lists, maps and grids by the runtime, element by
+        # element, charged), and only to one of their type: members, players, components and
+        # structures (the most common, tested first) are equal to themselves alone
         kind = fn.tmp()
-        return (f"{yes} if {a} is {b} else {no} if ({kind} := type({a})) is not type({b}) or "
-                f"{kind} not in _COMPARED else ({same}) if {kind} in _BY_VALUE else {slow}")
+        return (f"{yes} if {a} is {b} else {no} if ({kind} := type({a})) not in _COMPARED or "
+                f"{kind} is not type({b}) else ({same}) if {kind} in _BY_VALUE else {slow}")
 
     def _is_member(self, node, sc) -> bool:
         """Whether a name means an enum member (no block binds it, nor is it a global or a
