@@ -256,9 +256,15 @@ class ChooseCode:
         self.player, self.prompt = gen.expr(s.player, scope), gen.text(s.prompt, scope)
         self.options = [OptionCode(gen, o, scope, s) for o in s.options]
         self.has_done = any(o.name == DONE for o in self.options)  # no `done` to add
-        for k, option in enumerate(self.options):
-            option.choose, option.index = self, k
-        gen.number(self)
+        numbered(gen, self)
+
+
+def numbered(gen, code) -> None:
+    """A compiled `choose` or `compose` numbered among the ruleset's decisions, each option
+    knowing its decision and its position there (how a save names it)."""
+    for k, option in enumerate(code.options):
+        option.choose, option.index = code, k
+    gen.number(code)
 
 
 class StepCode:
@@ -289,9 +295,7 @@ class ComposeCode:
             self.steps.append(StepCode(gen, step, scope, codes))
             self.options.extend(codes)
         self.start_over = s.start_over is not None
-        for k, option in enumerate(self.options):
-            option.choose, option.index = self, k
-        gen.number(self)
+        numbered(gen, self)
 
 
 class Routine:

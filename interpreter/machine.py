@@ -278,26 +278,28 @@ class Machine(Evaluator, Effects):
             return None
         return self.traceless(lambda: [e(self, frame.env) for e in showing])
 
-    def traceless(self, work, *args):
+    def traceless(self, work, *args, blame=None):
         """`work(*args)`, leaving no trace in the game: the steps it took, the structures it made
         and its random draws are undone. Its steps are bounded by what is left of the game's budget
         and counted apart (`Limits.max_side_steps`), so that work given back again and again
-        (labels read, invariants checked) still ends."""
+        (labels read, invariants checked) still ends. An error raised without a node of its own
+        (a budget spent) blames `blame`."""
         st = self.state
-        kept = st.steps, st.struct_ids, st.rng.state
+        steps, made, drawn = st.steps, st.struct_ids, st.rng.state
         try:
             result = work(*args)
+        except RuleError as err:
+            if err.node is None:
+                err.node = blame
+            raise
         finally:
-            self.side_steps += st.steps - kept[0]
-            st.steps, st.struct_ids, st.rng.state = kept
+            self.side_steps += st.steps - steps
+            st.steps, st.struct_ids, st.rng.state = steps, made, drawn
         if self.side_steps > self.limits.max_side_steps:
-            self.side_steps_spent()
+            raise RuleError("E0301", f"checks, labels and previews ran more than "
+                            f"{self.limits.max_side_steps:,} steps in one game", blame,
+                            "make invariants and labels cheaper: they are worked out often")
         return result
-
-    def side_steps_spent(self, node=None):
-        raise RuleError("E0301", f"checks, labels and previews ran more than "
-                        f"{self.limits.max_side_steps:,} steps in one game", node,
-                        "make invariants and labels cheaper: they are worked out often")
 
     def options(self, op, env, codes) -> list[tuple]:
         """The legal options of `codes` (a `choose`'s, or a `compose` step's), listed as the
@@ -325,23 +327,8 @@ class Machine(Evaluator, Effects):
 
     def label_text(self, opt, env, values) -> str:
         """How an option reads (see OptionInstance): its label, worked out with the decision's
-        names and the values of its bindings, leaving no trace (as `traceless`, written out:
-        the label of every decision taken is logged)."""
-        st = self.state
-        steps, made, drawn = st.steps, st.struct_ids, st.rng.state
-        try:
-            text = opt.label(self, env, values)
-        except RuleError as err:
-            if err.node is None:  # a budget that ran out while it was worked out: blame it
-                err.node = opt.node.label
-            raise
-        finally:
-            self.side_steps += st.steps - steps
-            st.steps, st.struct_ids = steps, made
-            st.rng.state = drawn
-        if self.side_steps > self.limits.max_side_steps:
-            self.side_steps_spent(opt.node.label)
-        return text
+        names and the values of its bindings, leaving no trace."""
+        return self.traceless(opt.label, self, env, values, blame=opt.node.label)
 
     def log_decision(self, decision: Decision, chosen: OptionInstance) -> None:
         who = [decision.player.seat] if decision.secret else None

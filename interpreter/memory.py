@@ -20,6 +20,11 @@ def resident_bytes() -> int | None:
             return int(f.read().split()[1]) * _PAGE
     except (OSError, ValueError, IndexError):
         pass
+    return _peak_bytes()
+
+
+def _peak_bytes() -> int | None:
+    """The most resident memory this process has had so far, or None where it cannot be read."""
     try:
         import resource
     except ImportError:
@@ -32,13 +37,8 @@ def within(limit: int) -> int | None:
     """The resident memory of this process when it may be over `limit` (None when it cannot
     be known). The peak so far is read first: a system call, where the current size reads a
     file; while the peak is under the limit, so is the current size, and that is returned."""
-    try:
-        import resource
-    except ImportError:
-        return resident_bytes()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    peak = peak if sys.platform == "darwin" else peak * 1024
-    return peak if peak <= limit else resident_bytes()
+    peak = _peak_bytes()
+    return peak if peak is not None and peak <= limit else resident_bytes()
 
 
 def cap_address_space(limit: int | None) -> None:

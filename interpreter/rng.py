@@ -40,18 +40,12 @@ class Rng:
         return self.draw(n)
 
     def draw(self, n: int) -> int:
-        """The generator's own uniform draw in [0, n) (`next64` and `_mix`, written out: bots
-        and shuffles draw often)."""
+        """The generator's own uniform draw in [0, n)."""
         limit = (1 << 64) - ((1 << 64) % n)
-        state = self.state
         while True:
-            state = (state + 0x9E3779B97F4A7C15) & _MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            z ^= z >> 31
-            if z < limit:
-                self.state = state
-                return z % n
+            x = self.next64()
+            if x < limit:
+                return x % n
 
     def between(self, lo: int, hi: int) -> int:
         return lo + self.below(hi - lo + 1)

@@ -199,12 +199,13 @@ class Routines:
         for line in self.restored(fn):
             fn.emit(line)
 
-    def wait(self, fn, code, node, names: frozenset) -> int:
-        """The place the routine waits at (the decision or frame is in the local `d`; `names`:
-        the frame's names bound there): where it stands is written into its frame and the
-        decision returned. Its label."""
+    def wait(self, fn, code, node, names: frozenset, label: int) -> None:
+        """The place the routine waits at, `label` (the next one: its code tested for it before
+        writing this), the decision or frame in the local `d`; `names`: the frame's names bound
+        there. Where it stands is written into its frame and the decision returned."""
         rc = fn.routine
-        label = rc.next_label
+        if label != rc.next_label:  # a fault of this generator, never of the rules
+            raise RuntimeError(f"label {label} written where {rc.next_label} is next")
         rc.next_label += 1
         kept = [n for o in rc.open for n in o.names]
         rc.routine.waits[label] = Wait(label, code, node, tuple(k for o in rc.open for k in o.kinds),
@@ -227,7 +228,7 @@ class Routines:
                 call()
                 fn.emit("if d is not None:")
                 with fn.indent():
-                    assert self.wait(fn, None, node, names) == label
+                    self.wait(fn, None, node, names, label)
             fn.emit("rs = 0")
             fn.emit("if F.signal is not None:")
             fn.emit("    d, F.signal = F.signal, None")

@@ -247,29 +247,20 @@ UNKNOWN = object()  # a starting value worked out when a game starts
 
 def starting_value(decl):
     """A state variable's starting value when it is known as written and never changed in
-    place (a number, a text, yes/no or none, within bounds written as numbers; or the default
-    of such a type), else UNKNOWN."""
+    place (a number, a text, yes/no or none, or the default of such a type, with no bounds to
+    keep it within), else UNKNOWN (worked out by ``Machine.initial``)."""
     from .evaluator import _default_for
 
     t, v = decl.type, decl.initial
     if decl.kind == "component_state" or t.kind in ("grid_type", "map_type", "list_type",
-                                                     "deck_type"):
+                                                     "deck_type") \
+            or decl.at_least is not None or decl.at_most is not None:
         return UNKNOWN
     if v is None:
         return _default_for(t)
     if v.kind not in ("int", "str", "bool", "none"):
         return UNKNOWN
-    value = None if v.kind == "none" else v.value
-    bounds = [b for b in (decl.at_least, decl.at_most) if b is not None]
-    if not bounds:
-        return value
-    if type(value) is not int or any(b.kind != "int" for b in bounds):
-        return UNKNOWN
-    if decl.at_least is not None:
-        value = max(value, decl.at_least.value)
-    if decl.at_most is not None:
-        value = min(value, decl.at_most.value)
-    return value
+    return None if v.kind == "none" else v.value
 
 
 def compile_code(rules: Rules) -> Code:

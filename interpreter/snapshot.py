@@ -451,8 +451,6 @@ def read_game(data, rules, limits, seats: list[Seat]):
     return machine
 
 
-__all__ = ["copy_machine", "copy_state", "write_game", "read_game", "BadSnapshot"]
-
 def _check_waiting(f: RoutineFrame) -> None:
     """A routine's frame read from a save waits where its routine can, keeping what the
     routine keeps there (so that running it again cannot meet anything else)."""
@@ -509,9 +507,10 @@ def _check_reactions(f: ReactFrame) -> None:
         raise BadSnapshot("reactions that do not say where they stand")
 
 
+# What a frame of each kind read from a save is checked for: every kind flow.py has.
 _CHECKS = {RoutineFrame: _check_waiting, SimFrame: _check_parts, RunFrame: _check_game,
            ReactFrame: _check_reactions}
+if set(_CHECKS) != set(FRAMES.values()):  # a kind of frame added without its check
+    raise ImportError("snapshot.py checks other kinds of frames than flow.py has")
 
-
-# frames named here so that a frame kind added to flow.py without its place here is noticed
-_KNOWN = (ReactFrame, RoutineFrame, RunFrame, SimFrame)
+__all__ = ["copy_machine", "copy_state", "write_game", "read_game", "BadSnapshot"]

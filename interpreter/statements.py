@@ -46,10 +46,7 @@ _GO_ON = frozenset({
     "hide", "rotate", "move_pieces", "slide",
 })
 # Statements written out whole when what they hold is too; the others are resumable.
-_SIMPLE = frozenset({
-    "let", "set", "change", "move", "add", "remove", "shuffle", "log", "require", "reveal",
-    "hide", "rotate", "move_pieces", "slide", "stop", "pass", "end_game",
-})
+_SIMPLE = _GO_ON | {"stop", "pass", "end_game"}
 _COMPOUND = frozenset({
     "if", "match_stmt", "step", "cited", "for", "repeat", "while", "phase", "turn", "do",
     "trigger", "award",
@@ -71,7 +68,7 @@ def _bodies(s) -> list[list]:
         return [b.body for b in s.branches] + ([s.otherwise] if s.otherwise else [])
     if kind == "match_stmt":
         return [a.body for a in s.arms]
-    if kind in ("choose",):
+    if kind == "choose":
         return [o.body for o in s.options] + ([s.otherwise] if s.otherwise else [])
     if kind == "compose":
         return [o.body for st in s.steps for o in st.options] + (
@@ -1104,7 +1101,7 @@ class Statements(Routines):
             fn.emit("else:")
             with fn.indent():
                 fn.emit("F.decision = d")
-                assert self.wait(fn, code, s, ctx.sc.env) == label
+                self.wait(fn, code, s, ctx.sc.env, label)
         fn.emit(f"elif rs == {label}:")
         with fn.indent():
             fn.emit("rs = 0")
@@ -1196,5 +1193,3 @@ class Statements(Routines):
 
 
 __all__ = ["Statements", "Inlining"]
-
-_ = A  # the statement classes are those of grammar.ast
