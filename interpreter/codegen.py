@@ -391,7 +391,9 @@ class Generator(Statements):
             if text:
                 parts.append(repr(text))
             oid = fn.tmp()
-            fn.emit(f"{oid} = {' '.join(parts) if all(k is None for k in positions) else ' + '.join(parts)}")
+            # literals and f-strings side by side are one text; a call's result is added
+            joined = " " if all(k is None for k in positions) else " + "
+            fn.emit(f"{oid} = {joined.join(parts)}")
             if not unique:
                 fn.emit(f"if {oid} in seen: {oid} = m.unique_option_id({oid}, seen)")
                 fn.emit(f"seen.add({oid})")
