@@ -13,7 +13,8 @@ from .view import view
 class Agent(Protocol):
     """`options` are (id, label) pairs. An agent whose `reads_labels` is False gets (id, None):
     an option's label is worked out only when read, and labels can cost more than the rest
-    of a decision."""
+    of a decision. An agent that chooses by position alone may also have `pick(count)`, the
+    position of its choice among `count` options: then `play_out` makes no list for it."""
 
     def decide(self, game_view: dict, options: list[tuple[str, str | None]]) -> str: ...
 
@@ -26,8 +27,11 @@ class RandomAgent:
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed)
 
+    def pick(self, count: int) -> int:
+        return self.rng.below(count)
+
     def decide(self, game_view, options):
-        return options[self.rng.below(len(options))][0]
+        return options[self.pick(len(options))][0]
 
 
 class FirstAgent:
@@ -35,8 +39,11 @@ class FirstAgent:
 
     reads_labels = False
 
+    def pick(self, count: int) -> int:
+        return 0
+
     def decide(self, game_view, options):
-        return options[0][0]
+        return options[self.pick(len(options))][0]
 
 
 class ScriptedAgent:
@@ -117,25 +124,36 @@ class Outcome:
     decisions: int
 
 
+def _picker(agent):
+    """The agent's `pick`, when it chooses by position alone (a bot that reads no labels)."""
+    if getattr(agent, "person", False) or getattr(agent, "reads_labels", True) \
+            or hasattr(agent, "choose") or isinstance(agent, NeedsView):
+        return None
+    return getattr(agent, "pick", None)
+
+
 def play_out(game: Game, agents: dict[int, Agent], max_decisions: int = 1_000_000) -> Outcome:
     """Drive a game to its end with agents (one per seat). Rule errors propagate as
     DiagnosticError; the game keeps its diagnostic in `game.error`."""
     made = 0
-    # how each seat's agent is asked (`decide`), looked up once
+    # how each seat's agent is asked (`pick` or `decide`), looked up once
     asked = {seat: (not getattr(agent, "person", False), getattr(agent, "reads_labels", True),
                     None if hasattr(agent, "choose") or isinstance(agent, NeedsView)
-                    else agent.decide)
+                    else agent.decide, _picker(agent))
              for seat, agent in agents.items()}
-    while game.pending is not None:
+    while (pending := game.pending) is not None:
         if made >= max_decisions:
             raise DiagnosticError([Diagnostic(
                 "E0301", f"the game went on for more than {max_decisions:,} decisions",
                 hint="check that the game's end condition can be reached")])
-        seat = game.pending.player.seat
-        bots, labels, plain = asked[seat]
-        options = game.legal_options(bots=bots, labels=labels)
-        choice = plain(None, options) if plain is not None \
-            else decide(agents[seat], game, seat, options)
+        seat = pending.player.seat
+        bots, labels, plain, pick = asked[seat]
+        if pick is not None:  # the options a bot chooses among (`legal_options`), by position
+            choice = pending.forward_id(pick(pending.forward_count()))
+        else:
+            options = game.legal_options(bots=bots, labels=labels)
+            choice = plain(None, options) if plain is not None \
+                else decide(agents[seat], game, seat, options)
         game.apply(choice, seat)
         made += 1
     return Outcome(game, made)

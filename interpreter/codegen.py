@@ -174,6 +174,10 @@ class Function:
             self.use("DEPTH")
         return name
 
+    def numbers_within(self, t: str) -> str:
+        """The test that number `t` is within the bounds on numbers (`Limits.max_number`)."""
+        return f"{self.use('MINN')} <= {t} <= {self.use('MAXN')}"
+
     def read_lines(self, where: str, name: str, local: str) -> list[str]:
         lines = [f"{local} = {where}[{name!r}]" if self.settled
                  else f"{local} = {where}.get({name!r}, _M)"]
@@ -222,7 +226,7 @@ class Function:
 # expression is worked out, whatever it calls; a define's `D` is given, one deeper than its
 # caller's)
 _HOISTS = {"st": "m.state", "G": "m.state.globals", "C": "m.state.consts", "W": "m.watcher",
-           "MAXN": "m.limits.max_number", "LIMIT": "m.limits.max_options",
+           "MAXN": "m.limits.max_number", "MINN": "-m.limits.max_number", "LIMIT": "m.limits.max_options",
            "DEPTH": "m.depth", "DEEP": "DEPTH >= m.limits.max_depth"}
 _HOIST_ORDER = {name: i for i, name in enumerate(_HOISTS)}
 
@@ -583,21 +587,29 @@ class Generator(Statements):
             if name in sc.env:
                 fn.emit(f"{t} = env[{name!r}]")
                 return t
-            self._named(node, fn, t, borrow)
-            return t
+            return self._named(node, fn, t, borrow)
         fn.emit(f"{t} = {fn.env}.get({name!r}, _M)")
         fn.emit(f"if {t} is _M:")
         with fn.indent():
-            self._named(node, fn, t, borrow)
+            held = self._named(node, fn, t, borrow)
+            if held != t:
+                fn.emit(f"{t} = {held}")
+        fn.copies.pop(t, None)  # it may hold the block's value of the name, not the read
         return t
 
-    def _named(self, node, fn, t: str, borrow: bool) -> None:
-        """`t = ` the value of a name that no enclosing block binds (`borrow`: a table, an
-        enum or the players may be given as the list itself, for a reader that keeps none)."""
+    def _named(self, node, fn, t: str, borrow: bool) -> str:
+        """The local holding the value of a name that no enclosing block binds: `t`, or the
+        local a state variable is read into, with no copy of it (`borrow`: a table, an enum
+        or the players may be given as the list itself, for a reader that keeps none)."""
         rules, name, at = self.rules, node.id, self.const(node)
         if name in rules.global_vars:
-            fn.emit(f"{t} = {fn.read('G', name)}")
-            fn.copies[t] = fn.read('G', name)
+            read = fn.read('G', name)
+            fn.copies[read] = read
+            if fn.settled:
+                t = read
+            else:
+                fn.emit(f"{t} = {read}")
+                fn.copies[t] = read
             branch = "if"
             if not fn.settled:
                 fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
@@ -624,6 +636,7 @@ class Generator(Statements):
             fn.emit(f"{t} = {_STATE_VALUES[name].format(st=fn.use('st'))}")
         else:
             fn.emit(f"{t} = m.named_value({name!r}, {at}, {fn.env})")  # raises: unknown
+        return t
 
     def _columns(self, table: str) -> dict:
         """The columns every row of `table` has: (least, most) for a column of numbers only,
@@ -869,15 +882,14 @@ class Generator(Statements):
             fn.ints.add(literal)
             return literal
         if op in ("+", "-", "*"):
-            maxn = fn.use("MAXN")
             if ints == "True":
                 fn.emit(f"{t} = {a} {op} {b}")
-                fn.emit(f"if not -{maxn} <= {t} <= {maxn}: {t} = {slow}")  # raises
+                fn.emit(f"if not {fn.numbers_within(t)}: {t} = {slow}")  # raises
             else:
                 fn.emit(f"if {ints}:")
                 with fn.indent():
                     fn.emit(f"{t} = {a} {op} {b}")
-                    fn.emit(f"if not -{maxn} <= {t} <= {maxn}: {t} = {slow}")
+                    fn.emit(f"if not {fn.numbers_within(t)}: {t} = {slow}")
                 fn.emit("else:")
                 with fn.indent():
                     fn.emit(f"{t} = {slow}")
@@ -1167,8 +1179,7 @@ class Generator(Statements):
         fn.steps(n, at)
         if bad is not None:
             fn.emit(f"if {bad} is not _M: m.not_numbers('sum', {bad}, {at})")
-        maxn = fn.use("MAXN")
-        fn.emit(f"if not -{maxn} <= {total} <= {maxn}: m.num({total}, {at})")
+        fn.emit(f"if not {fn.numbers_within(total)}: m.num({total}, {at})")
         fn.ints.add(total)
         return total
 

@@ -205,6 +205,18 @@ class Decision:
             return ids
         return [i for i in ids if i != A.COMPOSE_START_OVER] or ids
 
+    def forward_count(self) -> int:
+        """How many ids `forward_ids` has (made only for a composed decision)."""
+        if self.node.kind == "compose":
+            return len(self.forward_ids())
+        return len(self._listed) if self._options is None else len(self._options)
+
+    def forward_id(self, k: int) -> str:
+        """The `k`th of `forward_ids` (the list made only for a composed decision)."""
+        if self.node.kind == "compose":
+            return self.forward_ids()[k]
+        return self._listed[k][0] if self._options is None else self._options[k].id
+
     def forward_options(self) -> list[OptionInstance]:
         """The options of `forward_ids`."""
         forward = self.forward_ids()

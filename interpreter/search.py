@@ -225,8 +225,8 @@ class TreeSearchAgent:
             played += 1
             if game.over or game.error is not None:
                 break
-            legal = game.legal_options(bots=True, labels=False)
-            if not _apply(game, legal[self.rng.below(len(legal))][0]):
+            pending = game.pending  # a bot's options (`legal_options`), taken by position
+            if not _apply(game, pending.forward_id(self.rng.below(pending.forward_count()))):
                 break
         return value(game)
 

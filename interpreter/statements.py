@@ -357,8 +357,7 @@ class Statements(Routines):
         fn.emit(f"if {tests or 'True'}:")
         with fn.indent():
             fn.emit(f"{v} = {cur} {op} {amount}")
-            maxn = fn.use("MAXN")
-            fn.emit(f"if not -{maxn} <= {v} <= {maxn}: m.num({v}, {at})")
+            fn.emit(f"if not {fn.numbers_within(v)}: m.num({v}, {at})")
         fn.emit("else:")
         fn.emit(f"    {v} = m.change_error({at}, {cur}, {amount})")  # raises
         fn.ints.add(v)
