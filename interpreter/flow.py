@@ -61,7 +61,10 @@ class OptionInstance:
             elif self.option.label is None:  # its name and values
                 label = " ".join([self.option.title, *map(show, self.values)])
             else:
-                label = self.machine.label_text(self.option, self.base, self.values)
+                # worked out with the decision's names and the bound values, leaving no trace
+                option = self.option
+                label = self.machine.traceless(option.label, self.machine, self.base,
+                                               self.values, blame=option.node.label)
             self._label = label
         return label
 

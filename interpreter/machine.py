@@ -325,11 +325,6 @@ class Machine(Evaluator, Effects):
         raise RuleError("E0303", f"more than {self.limits.max_options} options at one decision",
                         node, "split the choice into smaller steps")
 
-    def label_text(self, opt, env, values) -> str:
-        """How an option reads (see OptionInstance): its label, worked out with the decision's
-        names and the values of its bindings, leaving no trace."""
-        return self.traceless(opt.label, self, env, values, blame=opt.node.label)
-
     def log_decision(self, decision: Decision, chosen: OptionInstance) -> None:
         who = [decision.player.seat] if decision.secret else None
         self.log(show(decision.player) + ": " + chosen.label, who, "decision")

@@ -8,10 +8,7 @@ from __future__ import annotations
 _MASK = (1 << 64) - 1
 
 
-def _mix(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
+_GOLDEN = 0x9E3779B97F4A7C15
 
 
 class Rng:
@@ -24,12 +21,15 @@ class Rng:
     __slots__ = ("state", "chance")
 
     def __init__(self, seed: int = 0):
-        self.state = _mix(seed & _MASK)
+        self.state = (seed - _GOLDEN) & _MASK
+        self.state = self.next64()  # the seed, mixed
         self.chance = None
 
     def next64(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        return _mix(self.state)
+        z = self.state = (self.state + _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         """Uniform integer in [0, n) (rejection sampling: no modulo bias)."""
