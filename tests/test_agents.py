@@ -115,3 +115,36 @@ def test_a_search_stops_once_its_choice_cannot_change():
     assert bot.last_iterations < 400
     game.apply(choice)
     assert game.state.seats[0].vars["right"]
+
+
+class _ByList:
+    """An agent asked with the list of options only (no `pick`): the way `decide` is asked."""
+
+    reads_labels = False
+
+    def __init__(self, agent):
+        self.agent = agent
+
+    def decide(self, game_view, options):
+        return self.agent.decide(game_view, options)
+
+
+@pytest.mark.parametrize("ref,players", [("examples/tictactoe", 2), ("smartphone_inc", 3),
+                                         ("examples/dewdrop_garden", 2)])
+def test_bots_picking_by_position_play_the_games_they_play_when_given_the_list(ref, players):
+    # `pick(count)` takes the position among `legal_options(bots=True)`: a composed decision's
+    # start over is left out alike (Smartphone Inc. and Dewdrop Garden compose their decisions)
+    from rulebook.interpreter.agents import FirstAgent, RandomAgent
+
+    rules = api.load(ref)
+    for seed in range(3):
+        games = []
+        for wrap in (lambda a: a, _ByList):
+            game = api.new_game(rules, players, seed)
+            agents = {s: wrap(RandomAgent(seed * 10 + s) if s != 2 else FirstAgent())
+                      for s in range(1, players + 1)}
+            api.play_out(game, agents)
+            games.append(game)
+        picked, listed = games
+        assert picked.history == listed.history and len(picked.history) > 5
+        assert picked.state_written() == listed.state_written()
