@@ -121,6 +121,7 @@ class Function:
         # A grid read whose cells are read at indices known from 1 up: the most row and column
         # read (`r4_in` then says, once, that every such cell is inside it).
         self.reaches: dict[str, tuple[int, int]] = {}
+        self.fold: Fold | None = None  # the body of a loop being written (its first charge)
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -209,10 +210,31 @@ class Function:
         return local
 
     def steps(self, n: str, node: str) -> None:
-        """Charge `n` steps (`Evaluator.tick`, written out)."""
+        """Charge `n` steps (`Evaluator.tick`, written out). The first charges of a loop's
+        body, made on every turn of the loop before anything but guards (`Fold`), are added
+        to the loop's own charge instead."""
+        fold = self.fold
+        if fold is not None:
+            if n.isdigit() and fold.at_start(self):
+                fold.owed += int(n)
+                return
+            self.fold = None  # the body's first charges are behind it
+        self.charge(n, node)
+
+    def charge(self, n: str, node: str) -> None:
+        for line in self.charge_lines(n, node):
+            self.emit(line)
+
+    def charge_lines(self, n: str, node: str) -> list[str]:
         st = self.use("st")
-        self.emit(f"{st}.steps += {n}")
-        self.emit(f"if {st}.steps >= m.next_check: m.steps_checked({node})")
+        return [f"{st}.steps += {n}", f"if {st}.steps >= m.next_check: m.steps_checked({node})"]
+
+    def guard(self, line: str) -> None:
+        """A line that only checks, and raises (a call too deep): a charge after it is still
+        at the start of a loop's body (`Fold`)."""
+        self.emit(line)
+        if self.fold is not None and self.fold.lines is self.lines:
+            self.fold.guards += 1
 
     def source(self) -> str:
         head = ["    " + f"{k} = {v}" for k, v in sorted(self.hoists.items(),
@@ -220,6 +242,22 @@ class Function:
         head += ["    " + line for (where, name), local in self.reads.items()
                  for line in self.read_lines(where, name, local)]
         return "\n".join([f"def {self.name}({self.params}):", *head, *self.lines])
+
+
+class Fold:
+    """The body of a loop being written (``Generator.loops``): the constant charges made first
+    on every turn (`owed`: an inlined define's call, ...) are added to what the loop charges for
+    each element it visits, which comes to the same steps with fewer checks per turn."""
+
+    def __init__(self, fn: Function):
+        self.lines, self.start, self.depth = fn.lines, len(fn.lines), fn.depth
+        self.guards = 0  # lines written by `Function.guard` since the body started
+        self.owed = 0
+
+    def at_start(self, fn: Function) -> bool:
+        """Whether only guards have been written since the body started, at its own depth."""
+        return fn.lines is self.lines and fn.depth == self.depth \
+            and len(fn.lines) - self.start == self.guards
 
 
 # (DEEP: a call made here would go deeper than calls may: the depth does not change while an
@@ -496,7 +534,7 @@ class Generator(Statements):
         """A call of a leaf define, written out: one call deeper (its depth checked), its
         steps charged, its parameters the arguments' values."""
         deep = fn.use("DEEP") if fn.depth_fixed else f"{fn.calls} >= m.limits.max_depth"
-        fn.emit(f"if {deep}: m.too_deep({self.const(decl)}, {at})")
+        fn.guard(f"if {deep}: m.too_deep({self.const(decl)}, {at})")
         fn.steps(str(DEFINE_CALL_STEPS), at)
         inner = Names(dict(zip(decl.params, args)), frozenset())
         return self.ex(decl.body, fn, inner)
@@ -1035,19 +1073,25 @@ class Generator(Statements):
         the innermost code. With `flag`, the body may set it and `break`: every loop ends.
         With `positions`, each binding's 1-based position in its list is appended to it (None
         for a range, whose values are numbers). A loop that visits every element (no `flag`)
-        is charged for all of them as it starts: the same steps, one check."""
+        is charged for all of them as it starts: the same steps, one check. The first charges
+        of the body, made on every turn, are charged with the loop's (`Fold`)."""
         inner = sc
         later: list = []  # per loop: (its number, where its range starts) charged after it
+        last = len(binds) - 1
+        each = None  # the innermost loop's charge, written once its body is (`Fold`)
         for depth, b in enumerate(binds):
             it, ranged = self._items(b, fn, inner)
             size = fn.sizes.get(it)  # a range known as written: making it costs its size too
             if flag is None:
-                fn.steps(str(2 * size) if size else f"len({it})", self.const(b))
+                if depth < last:
+                    fn.charge(str(2 * size) if size else f"len({it})", self.const(b))
+                else:  # per element: 2 for a range known as written (made and walked), or 1
+                    each = (fn.placeholder(), self.const(b), size, 2 if size else 1, it)
             v = fn.tmp()
             # a range known as written, in a loop that may stop early: its steps are charged
             # once it has ended, from the number it stopped at (the same steps)
             counted = flag is not None and size
-            later.append((v, fn.starts[it] - size, self.const(b)) if counted else None)
+            later.append((v, fn.starts[it], size, self.const(b)) if counted else None)
             if it in fn.sizes:
                 fn.bounds[v] = (fn.starts[it], fn.starts[it] + fn.sizes[it] - 1)
             if ranged:
@@ -1067,8 +1111,13 @@ class Generator(Statements):
             fn.depth += 1
             fn.blocks += 1
             if flag is not None and later[-1] is None:
-                fn.steps("1", self.const(b))
+                if depth < last:
+                    fn.charge("1", self.const(b))
+                else:  # charged as each element is visited
+                    each = (fn.placeholder(), self.const(b), None, 1, None)
             inner = inner.bind(b.name, v)
+        outer, fold = fn.fold, Fold(fn) if binds else None
+        fn.fold = fold
         opened = 0
         if where is not None:
             w = self.ex(where, fn, inner)
@@ -1087,13 +1136,30 @@ class Generator(Statements):
                 fn.depth += 1
                 opened = 1
         body(inner)
+        fn.fold = outer
+        owed = fold.owed if fold is not None else 0  # steps made first on every turn
+        if each is not None:
+            place, at, size, per, it = each
+            per += owed
+            if size:  # a range known as written, charged as it starts
+                n = str(size * per)
+            elif it is None:  # charged as each element is visited
+                n = str(per)
+            else:  # a list, charged as it starts
+                n = f"len({it})" if per == 1 else f"len({it}) * {per}"
+            fn.fill(place, fn.charge_lines(n, at))
         fn.depth -= opened
         for depth in range(len(binds) - 1, -1, -1):
             fn.depth -= 1
             fn.blocks -= 1
-            if later[depth] is not None:
-                v, start, at = later[depth]
-                fn.steps(f"{v} - {start - 1}" if start != 1 else v, at)
+            if later[depth] is not None:  # making the range, and each element visited
+                v, start, size, at = later[depth]
+                per = 1 + owed if depth == last else 1
+                if per == 1:
+                    start -= size
+                    fn.charge(f"{v} - {start - 1}" if start != 1 else v, at)
+                else:
+                    fn.charge(f"{size} + ({v} - {start - 1}) * {per}", at)
             if flag is not None and depth > 0:
                 fn.emit(f"if {flag}: break")
 

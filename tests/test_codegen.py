@@ -328,3 +328,67 @@ def test_fields_and_sizes_read_plainly_leave_every_other_value_to_the_runtime():
         game_of(PLAIN_READS.replace("WHAT", "set n = size(held)"))
     d = err.value.diagnostics[0]
     assert (d.code, d.line, d.message) == ("E0306", 18, "`size` needs a list, not none")
+
+
+FOLDED = header() + """
+record Chip { size: int }
+table chips of Chip {
+    id    | size
+    small | 1
+    mid   | 2
+    big   | 3
+}
+global board: grid 3 by 3 of int? = none
+global found: list of int = []
+define odd(v) = v % 2 == 1
+define big(c) = c.size >= 2
+define free(r, c) = board[r, c] == none
+setup {
+    set board[2, 2] = 5
+    set found = [count(v in 1..5 where odd(v)), count(c in chips where big(c)), \
+                 if any(v in 1..5 where odd(v) and v > 2) then 1 else 0, \
+                 if all(c in chips where big(c)) then 1 else 0, \
+                 sum(c.size for c in chips where big(c)), \
+                 sum(count(c in 1..3 where free(r, c)) for r in 1..3)]
+}
+play {
+    rounds {
+        for p in players {
+            choose p "Place" {
+                option place for r in 1..3, c in 1..3 where free(r, c) {
+                    set board[r, c] = 1
+                }
+            }
+            if sum(count(c in 1..3 where free(r, c)) for r in 1..3) < 4 { end game }
+        }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("ruleset", [None, "examples/tictactoe", "examples/dewdrop_garden",
+                                     "beverage"])
+def test_a_loop_charges_the_first_steps_of_its_body_with_its_own_and_the_same(ruleset,
+                                                                            monkeypatch):
+    """A small define written where a loop calls it charges its call with the loop's own
+    steps (`codegen.Fold`): the same steps as when it is called as a function, in loops that
+    visit every element and in loops that stop early."""
+    from rulebook import api
+    from rulebook.interpreter import codegen
+    from rulebook.interpreter.rules import compile_rules
+
+    program = rules_of(FOLDED).program if ruleset is None else api.load(ruleset).program
+    runs, sources = [], []
+    for inline in (True, False):
+        if not inline:
+            monkeypatch.setattr(codegen.Generator, "_leaf", lambda self, name: False)
+        rules = compile_rules(program)
+        runs.append([play_one(rules, None, i, i, "random") for i in range(2)])
+        sources.append("".join(rules.code.gen.sources))
+    assert runs[0] == runs[1] and all(r.error is None for r in runs[0])
+    folded = [line for line in sources[0].splitlines() if "st.steps +=" in line and " * " in line
+              or "st.steps += 12" in line]
+    assert folded  # some loop charged its body's first steps with its own
+    if ruleset is None:
+        g = game_of(FOLDED)
+        assert g.state.globals["found"] == [3, 2, 1, 0, 5, 8]
