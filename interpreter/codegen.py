@@ -406,7 +406,8 @@ class Generator(Statements):
         """A function `f(machine, env, out, seen)` appending to `out` each legal combination
         of the bindings of `node` (an option of statement `choose`; `option` its OptionCode)
         as ``flow.Decision`` lists them: its id (`name:token:token`, made unique among
-        `seen`), `option` and the values."""
+        `seen`; None for an option whose ids cannot meet another's, made when read), `option`
+        and the values."""
         from .flow import option_token
 
         fn = Function(self, self._fresh("o"), "m, env, out, seen", "env")
@@ -424,22 +425,23 @@ class Generator(Statements):
             product = product * size if size is not None else _FEW_OPTIONS + 1
 
         def body(inner):
-            parts, text = [], node.name
-            for b, k in zip(node.bindings, positions):
-                v = inner.py[b.name]
-                parts += [repr(text + ":"), f"f'{{{v}}}'" if k is None
-                          else f"option_token({v}, {k})"]
-                text = ""
-            if text:
-                parts.append(repr(text))
-            oid = fn.tmp()
-            # literals and f-strings side by side are one text; a call's result is added
-            joined = " " if all(k is None for k in positions) else " + "
-            fn.emit(f"{oid} = {joined.join(parts)}")
+            values = "".join(inner.py[b.name] + ", " for b in node.bindings)
+            oid = "None"  # its id made when read (``flow.OptionCode.id_of``)
             if not unique:
+                parts, text = [], node.name
+                for b, k in zip(node.bindings, positions):
+                    v = inner.py[b.name]
+                    parts += [repr(text + ":"), f"f'{{{v}}}'" if k is None
+                              else f"option_token({v}, {k})"]
+                    text = ""
+                if text:
+                    parts.append(repr(text))
+                oid = fn.tmp()
+                # literals and f-strings side by side are one text; a call's result is added
+                joined = " " if all(k is None for k in positions) else " + "
+                fn.emit(f"{oid} = {joined.join(parts)}")
                 fn.emit(f"if {oid} in seen: {oid} = m.unique_option_id({oid}, seen)")
                 fn.emit(f"seen.add({oid})")
-            values = "".join(inner.py[b.name] + ", " for b in node.bindings)
             fn.emit(f"out.append(({oid}, {code}, ({values})))")
             if product > _FEW_OPTIONS:
                 fn.emit(f"if len(out) > {fn.use('LIMIT')}: m.too_many_options({limit})")

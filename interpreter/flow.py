@@ -16,7 +16,6 @@ the routine, and one that leaves a routine is handed to the frame below (``Machi
 from __future__ import annotations
 
 from itertools import repeat
-from operator import itemgetter
 
 from ..grammar import ast as A
 from .values import Item, Seat, Sym, show
@@ -108,7 +107,12 @@ def option_token(value, position: int) -> str:
 
 
 _FEW = 24  # options looked through in order, rather than by a table of their ids
-_first = itemgetter(0)
+
+
+def _id_of(entry: tuple) -> str:
+    """The id of an option as ``Decision`` lists it (made now when the rules left it to be)."""
+    oid = entry[0]
+    return oid if oid is not None else entry[1].id_of(entry[2])
 
 
 class Decision:
@@ -122,27 +126,30 @@ class Decision:
     pay for the options they do not take."""
 
     __slots__ = ("player", "prompt", "secret", "node", "clock", "_options", "_listed", "_base",
-                 "_machine", "_ids", "_by_id")
+                 "_machine", "_ids", "_by_id", "_picked")
 
     def __init__(self, player: Seat, prompt: str, options: list[OptionInstance] | None,
                  secret: bool, node, clock: int = 0):
         self.player, self.prompt, self.secret, self.node, self.clock = \
             player, prompt, secret, node, clock
         self._options, self._listed, self._ids, self._by_id = options, None, None, None
+        self._picked = None
 
     @classmethod
     def of_listed(cls, player: Seat, prompt: str, listed: list[tuple], base: dict, machine,
                   secret: bool, node, clock: int) -> "Decision":
         d = _new_instance(cls)
         d.player, d.prompt, d.secret, d.node, d.clock = player, prompt, secret, node, clock
-        d._options, d._listed, d._base, d._machine, d._ids, d._by_id = \
-            None, listed, base, machine, None, None
+        d._options, d._listed, d._base, d._machine, d._ids, d._by_id, d._picked = \
+            None, listed, base, machine, None, None, None
         return d
 
     def _instance(self, entry: tuple) -> OptionInstance:
         oid, option, values = entry
         if option is None:  # one the engine adds: its label is known
             return OptionInstance(oid, values, None, self._base)
+        if oid is None:
+            oid = option.id_of(values)
         return new_option(oid, option, self._base, values, self._machine)
 
     @property
@@ -157,7 +164,7 @@ class Decision:
         """The legal options' ids, in order."""
         ids = self._ids
         if ids is None:
-            ids = self._ids = list(map(_first, self._listed)) if self._options is None \
+            ids = self._ids = [_id_of(e) for e in self._listed] if self._options is None \
                 else [o.id for o in self._options]
         return ids
 
@@ -172,11 +179,19 @@ class Decision:
 
     def has(self, oid) -> bool:
         """Whether `oid` is the id of a legal option."""
+        picked = self._picked
+        if picked is not None and picked[1] == oid:
+            return True
         ids = self.ids
         return oid in ids if len(ids) <= _FEW else oid in self.by_id
 
     def chosen(self, oid: str) -> OptionInstance:
         """The option whose id is `oid` (KeyError when no legal option has it)."""
+        picked = self._picked
+        if picked is not None and picked[1] == oid:
+            k = picked[0]
+            return self._options[k] if self._options is not None \
+                else self._instance(self._listed[k])
         ids = self.ids
         if len(ids) <= _FEW:
             if oid not in ids:
@@ -215,10 +230,13 @@ class Decision:
         return len(self._listed) if self._options is None else len(self._options)
 
     def forward_id(self, k: int) -> str:
-        """The `k`th of `forward_ids` (the list made only for a composed decision)."""
+        """The `k`th of `forward_ids` (the list made only for a composed decision), kept as
+        picked: `has` and `chosen` know it without listing the ids."""
         if self.node.kind == "compose":
             return self.forward_ids()[k]
-        return self._listed[k][0] if self._options is None else self._options[k].id
+        oid = _id_of(self._listed[k]) if self._options is None else self._options[k].id
+        self._picked = (k, oid)
+        return oid
 
     def forward_options(self) -> list[OptionInstance]:
         """The options of `forward_ids`."""
@@ -258,6 +276,11 @@ class OptionCode:
         self.names = tuple(b.name for b in o.bindings)
         self.enumerate = gen.options(self, o, statement, scope)
         self.label = gen.option_label(o, scope)
+
+    def id_of(self, values: tuple) -> str:
+        """The id of the instance whose bindings took `values`, for an option listed without
+        ids (its values are numbers of ranges, whose tokens differ: ``Generator.options``)."""
+        return ":".join([self.name, *map(option_token, values, repeat(0))])
 
 
 class ChooseCode:

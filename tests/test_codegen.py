@@ -392,3 +392,20 @@ def test_a_loop_charges_the_first_steps_of_its_body_with_its_own_and_the_same(ru
     if ruleset is None:
         g = game_of(FOLDED)
         assert g.state.globals["found"] == [3, 2, 1, 0, 5, 8]
+
+
+def test_options_whose_ids_cannot_meet_are_listed_without_ids_and_read_alike():
+    """Options over ranges under a name of their own are listed with no id, made when read:
+    what a person is shown, what a bot picks and what the history keeps are the same ids."""
+    from rulebook import api
+
+    game = api.new_game(api.load("examples/tictactoe"), players=2, seed=0)
+    assert all(entry[0] is None for entry in game.pending._listed)  # none made yet
+    assert [oid for oid, _ in game.legal_options()][:3] == ["place:1:1", "place:1:2", "place:1:3"]
+    picker = api.new_game(api.load("examples/tictactoe"), players=2, seed=0)
+    oid = picker.pending.forward_id(4)
+    assert oid == "place:2:2" and picker.pending._ids is None  # picked: no list of ids made
+    picker.apply(oid)
+    game.apply("place:2:2")
+    assert picker.history == game.history and picker.state_written() == game.state_written()
+    assert picker.pending.has("place:1:1") and not picker.pending.has("place:2:2")
