@@ -395,8 +395,12 @@ class Statements(Routines):
             g = self.value(place.obj, fn, ctx)
             fn.emit(f"if type({g}) is Grid:")
             with fn.indent():
-                idx = [self.value(i, fn, ctx) for i in place.indices]
-                fn.emit(f"{c} = ({g}, m.grid_pos({g}, [{', '.join(idx)}], {at}))")
+                r, k = [self.value(i, fn, ctx) for i in place.indices]
+                # a cell inside the grid, worked out here; the runtime says what is wrong else
+                numbers = "".join(f"type({x}) is int and " for x in (r, k) if x not in fn.ints)
+                fn.emit(f"if {numbers}1 <= {r} <= {g}.rows and 1 <= {k} <= {g}.columns: "
+                        f"{c} = ({g}, ({r} - 1) * {g}.columns + {k} - 1)")
+                fn.emit(f"else: {c} = ({g}, m.grid_pos({g}, [{r}, {k}], {at}))")
             fn.emit("else:")
             with fn.indent():
                 v = self.value(place, fn, ctx)

@@ -116,3 +116,18 @@ def test_a_sum_adds_what_passes_its_filter_and_charges_a_step_for_each():
     assert [g.state.globals["n"] for g in games] == [10, 7]
     # four elements visited either way; the two left out by the filter are not added (a step each)
     assert games[0].state.steps - games[1].state.steps == 2
+
+
+@pytest.mark.parametrize("cell,code", [("2, 3", None), ("3, 1", "E0307"), ("0, 1", "E0307"),
+                                       ('"a", 1', "E0306")])
+def test_a_move_to_or_from_a_grid_cell_is_checked_where_it_is_written(cell, code):
+    text = (f"global g: grid 2 by 3 of int? = none\nglobal xs: list of int = [4, 5]\n"
+            f"play {{\n    move 4 from xs to g[{cell}]\n    move 5 from xs to g[1, 1]\n"
+            f"    move 5 from g[1, 1] to xs\n}}\n")
+    if code is None:
+        g = game_of(header("1") + text, players=1)
+        assert g.state.globals["g"].cells == [None, None, None, None, None, 4]
+        assert g.state.globals["xs"] == [5]
+        return
+    d = _error(text)
+    assert (d.code, d.line) == (code, 7)
