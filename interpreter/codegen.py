@@ -53,6 +53,7 @@ _BY_VALUE = frozenset({int, str, bool})
 _DEEP = frozenset({list, dict, Grid})
 _COMPARED = _BY_VALUE | _DEEP
 _RECORDS = frozenset({Item, Struct})  # values with fields: components and structures
+_ALONE = frozenset({Sym, Item})  # constants equal to themselves alone (members, components)
 # Values stored as they are (no list, map, grid or structure, which are copied and checked).
 _PLAIN = frozenset({int, str, bool, type(None), Sym, Item, Seat})
 
@@ -662,8 +663,8 @@ class Generator(Statements):
             fn.emit(f"{t} = {fn.read('C', name)}")
             if not fn.settled:
                 fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
-        elif name in rules.members:
-            fn.emit(f"{t} = {self.const(rules.members[name])}")
+        elif name in rules.members:  # the module constant itself
+            t = self.const(rules.members[name])
         elif name in rules.tables or name in rules.enums:
             shared = self.const(rules.tables[name] if name in rules.tables else rules.enums[name])
             fn.emit(f"{t} = {shared}" if borrow else f"{t} = list({shared})")
@@ -984,8 +985,8 @@ class Generator(Statements):
                 want = "int" if side.kind == "int" else "str"
                 return f"({same}) if type({w}) is {want} else {slow}"
             if side.kind == "name" and self._is_member(side, sc) or v in fn.seats \
-                    or v in fn.items:  # a member, a player, a row: equal to itself alone
-                return f"{w} is not {v}" if neg else f"{w} is {v}"
+                    or v in fn.items or self._alone(v):  # a member, a player, a row: equal to
+                return f"{w} is not {v}" if neg else f"{w} is {v}"  # itself alone
         yes, no = ("False", "True") if neg else ("True", "False")
         same = f"{a} == {b}" if not neg else f"{a} != {b}"
         # identical values are equal; other values are equal only when compared by what
@@ -995,6 +996,12 @@ class Generator(Statements):
         kind = fn.tmp()
         return (f"{yes} if {a} is {b} else {no} if ({kind} := type({a})) not in _COMPARED or "
                 f"{kind} is not type({b}) else ({same}) if {kind} in _BY_VALUE else {slow}")
+
+    def _alone(self, v: str) -> bool:
+        """Whether `v` is a module constant equal to itself alone (a member, a component: a
+        name a define's parameter was given, written where the define is called)."""
+        value = self.ns.get(v) if v.startswith("k") else None
+        return type(value) in _ALONE
 
     def _is_member(self, node, sc) -> bool:
         """Whether a name means an enum member (no block binds it, nor is it a global or a

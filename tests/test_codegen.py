@@ -409,3 +409,18 @@ def test_options_whose_ids_cannot_meet_are_listed_without_ids_and_read_alike():
     game.apply("place:2:2")
     assert picker.history == game.history and picker.state_written() == game.state_written()
     assert picker.pending.has("place:1:1") and not picker.pending.has("place:2:2")
+
+
+def test_a_member_given_to_a_small_define_is_compared_by_identity_where_it_is_written():
+    text = header() + """
+enum Space { bar, hall }
+global placed: list of Space? = [bar, none, hall, bar]
+global counted: list of int = []
+define at(s) = count(x in placed where x == s)
+define away(s) = count(x in placed where x != s)
+setup { set counted = [at(bar), at(hall), away(bar), away(hall)] }
+"""
+    g = game_of(text)
+    assert g.state.globals["counted"] == [2, 1, 2, 3]
+    source = "".join(rules_of(text).code.gen.sources)
+    assert " is k" in source and " is not k" in source and "_COMPARED" not in source
