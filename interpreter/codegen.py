@@ -444,10 +444,14 @@ class Generator(Statements):
                 fn.emit(f"if {oid} in seen: {oid} = m.unique_option_id({oid}, seen)")
                 fn.emit(f"seen.add({oid})")
             fn.emit(f"out.append(({oid}, {code}, ({values})))")
-            if product > _FEW_OPTIONS:
+            if each_one:
                 fn.emit(f"if len(out) > {fn.use('LIMIT')}: m.too_many_options({limit})")
+        # The bound on options is looked at once, after the loops, when they add at most a
+        # known number of options or one for each element of a list (which is bounded); after
+        # each option added when they walk several lists, whose combinations may be many.
+        each_one = product > _FEW_OPTIONS and len(node.bindings) > 1
         self.loops(fn, Names({}, scope), node.bindings, node.where, body, positions=positions)
-        if product <= _FEW_OPTIONS:  # at most this many more: the bound is looked at once
+        if not each_one:
             fn.emit(f"if len(out) > {fn.use('LIMIT')}: m.too_many_options({limit})")
         return self._function(fn)
 

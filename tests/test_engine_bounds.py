@@ -131,3 +131,12 @@ def test_a_move_to_or_from_a_grid_cell_is_checked_where_it_is_written(cell, code
         return
     d = _error(text)
     assert (d.code, d.line) == (code, 7)
+
+
+def test_too_many_options_from_lists_are_refused_whether_one_list_or_combinations():
+    one = _error("global xs: list of int = []\nplay {\n    set xs = 1..6000\n"
+                 "    choose players[1] { option x for i in xs { } }\n}\n")
+    two = _error("global xs: list of int = []\nplay {\n    set xs = 1..80\n"
+                 "    choose players[1] { option x for i in xs, j in xs { } }\n}\n")
+    assert (one.code, one.line) == ("E0303", 7) and (two.code, two.line) == ("E0303", 7)
+    assert "more than 5000 options" in one.message
