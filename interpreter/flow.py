@@ -144,12 +144,13 @@ class Decision:
             None, listed, base, machine, None, None, None
         return d
 
-    def _instance(self, entry: tuple) -> OptionInstance:
-        oid, option, values = entry
+    def _instance(self, entry: tuple, oid: str | None = None) -> OptionInstance:
+        """The option listed as `entry` (whose id is `oid`, when known already)."""
+        listed_id, option, values = entry
         if option is None:  # one the engine adds: its label is known
-            return OptionInstance(oid, values, None, self._base)
+            return OptionInstance(listed_id, values, None, self._base)
         if oid is None:
-            oid = option.id_of(values)
+            oid = listed_id if listed_id is not None else option.id_of(values)
         return new_option(oid, option, self._base, values, self._machine)
 
     @property
@@ -191,7 +192,7 @@ class Decision:
         if picked is not None and picked[1] == oid:
             k = picked[0]
             return self._options[k] if self._options is not None \
-                else self._instance(self._listed[k])
+                else self._instance(self._listed[k], picked[1])
         ids = self.ids
         if len(ids) <= _FEW:
             if oid not in ids:
@@ -280,7 +281,7 @@ class OptionCode:
     def id_of(self, values: tuple) -> str:
         """The id of the instance whose bindings took `values`, for an option listed without
         ids (its values are numbers of ranges, whose tokens differ: ``Generator.options``)."""
-        return ":".join([self.name, *map(option_token, values, repeat(0))])
+        return ":".join([self.name, *map(str, values)])  # a number's token (`option_token`)
 
 
 class ChooseCode:
