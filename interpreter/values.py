@@ -261,5 +261,8 @@ def nesting_problem(value, target, limit: int) -> str | None:
         if id(v) in seen:
             continue
         seen.add(id(v))
-        stack.extend((c, d + 1) for c in children)
+        stack.extend((c, d + 1) for c in children if isinstance(c, _NESTING))  # not leaves
     return None
+
+
+_NESTING = (Struct, list, dict, Grid)  # the values `nesting_problem` walks into
