@@ -125,11 +125,19 @@ class Outcome:
 
 
 def _picker(agent):
-    """The agent's `pick`, when it chooses by position alone (a bot that reads no labels)."""
+    """The agent's `pick`, when it chooses by position alone (a bot that reads no labels), and
+    no `decide` of its own overrides it (a subclass of `RandomAgent` that decides otherwise is
+    asked with `decide`)."""
     if getattr(agent, "person", False) or getattr(agent, "reads_labels", True) \
-            or hasattr(agent, "choose") or isinstance(agent, NeedsView):
+            or hasattr(agent, "choose") or isinstance(agent, NeedsView) \
+            or "decide" in getattr(agent, "__dict__", {}):
         return None
-    return getattr(agent, "pick", None)
+    for klass in type(agent).__mro__:  # the most derived of `pick` and `decide` wins
+        if "pick" in vars(klass):
+            return agent.pick
+        if "decide" in vars(klass):
+            return None
+    return None
 
 
 def play_out(game: Game, agents: dict[int, Agent], max_decisions: int = 1_000_000) -> Outcome:

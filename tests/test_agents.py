@@ -148,3 +148,21 @@ def test_bots_picking_by_position_play_the_games_they_play_when_given_the_list(r
         picked, listed = games
         assert picked.history == listed.history and len(picked.history) > 5
         assert picked.state_written() == listed.state_written()
+
+
+def test_an_agent_that_overrides_decide_is_asked_with_decide_even_if_it_inherits_pick():
+    from rulebook.interpreter.agents import RandomAgent
+
+    class Recording(RandomAgent):
+        def __init__(self, seed):
+            super().__init__(seed)
+            self.offered = []
+
+        def decide(self, game_view, options):
+            self.offered.append(len(options))
+            return options[-1][0]
+
+    game = api.new_game(api.load("examples/tictactoe"), players=2, seed=0)
+    agents = {1: Recording(1), 2: RandomAgent(2)}
+    api.play_out(game, agents)
+    assert agents[1].offered[0] == 9 and game.history[0]["option"] == "place:3:3"
