@@ -25,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from rulebook import api
 from rulebook.interpreter.agents import RandomAgent, play_out
 from rulebook.interpreter.search import ISMCTSAgent
+from rulebook.validator.diagnostics import DiagnosticError
 
 
 def one_game(args) -> tuple[float, list[float]]:
@@ -182,10 +183,20 @@ def main() -> None:
                 "--rollout-depth at least 0")
     if not 1 <= a.start <= a.games:
         p.error("--start must be between 1 and --games")
+    rulesets = [a.profile] if a.profile else a.ruleset or ["liqueur", "beverage"]
+    for ruleset in rulesets:  # refused here, before any game: a ruleset or count that is not
+        try:
+            rules = api.load(ruleset)
+        except DiagnosticError as e:
+            p.error(e.diagnostics[0].message)
+        if not rules.min_players <= a.players <= rules.max_players:
+            span = rules.min_players if rules.min_players == rules.max_players \
+                else f"{rules.min_players} to {rules.max_players}"
+            p.error(f"{ruleset} is for {span} players, not {a.players}: give --players")
     if a.profile:
         profile(a.profile, a.players, a.decisions, a.iterations, a.seed, a.rollout_depth)
         return
-    for ruleset in a.ruleset or ["liqueur", "beverage"]:
+    for ruleset in rulesets:
         win_rates(ruleset, a.players, a.games, a.iterations, a.seed, a.jobs, a.rollout_depth,
                   a.quiet, a.budget, a.start)
 
