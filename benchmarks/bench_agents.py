@@ -22,10 +22,10 @@ import pstats
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from bench_args import loadable_ruleset, players_for
 from rulebook import api
 from rulebook.interpreter.agents import RandomAgent, play_out
 from rulebook.interpreter.search import ISMCTSAgent
-from rulebook.validator.diagnostics import DiagnosticError
 
 
 def one_game(args) -> tuple[float, list[float]]:
@@ -160,13 +160,15 @@ def profile(ruleset: str, players: int, decisions: int, iterations: int, seed: i
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--ruleset", action="append", help="liqueur and beverage when not given")
+    p.add_argument("--ruleset", type=loadable_ruleset, action="append",
+                   help="liqueur and beverage when not given")
     p.add_argument("--players", type=int, default=3)
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--iterations", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1)
-    p.add_argument("--profile", metavar="RULESET", help="profile IS-MCTS decisions instead")
+    p.add_argument("--profile", type=loadable_ruleset, metavar="RULESET",
+                   help="profile IS-MCTS decisions instead")
     p.add_argument("--decisions", type=int, default=5, help="decisions to profile")
     p.add_argument("--rollout-depth", type=int, default=None, metavar="N",
                    help="random decisions per rollout before projected scores value the "
@@ -184,15 +186,8 @@ def main() -> None:
     if not 1 <= a.start <= a.games:
         p.error("--start must be between 1 and --games")
     rulesets = [a.profile] if a.profile else a.ruleset or ["liqueur", "beverage"]
-    for ruleset in rulesets:  # refused here, before any game: a ruleset or count that is not
-        try:
-            rules = api.load(ruleset)
-        except DiagnosticError as e:
-            p.error(e.diagnostics[0].message)
-        if not rules.min_players <= a.players <= rules.max_players:
-            span = rules.min_players if rules.min_players == rules.max_players \
-                else f"{rules.min_players} to {rules.max_players}"
-            p.error(f"{ruleset} is for {span} players, not {a.players}: give --players")
+    for ruleset in rulesets:  # refused before any game is played
+        players_for(p, ruleset, a.players)
     if a.profile:
         profile(a.profile, a.players, a.decisions, a.iterations, a.seed, a.rollout_depth)
         return

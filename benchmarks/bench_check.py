@@ -16,6 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_args import positive_int
+
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = ROOT / "rulesets"
 
@@ -160,7 +162,7 @@ def bench_against_lark(repeat: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5, help="runs per measurement")
+    parser.add_argument("--repeat", type=positive_int, default=5, help="runs per measurement")
     args = parser.parse_args()
     files = sorted(RULESETS.rglob("*.rules"))
     total = sum(f.stat().st_size for f in files)

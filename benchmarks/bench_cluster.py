@@ -12,6 +12,7 @@ import argparse
 import time
 
 import dask
+from bench_args import loadable_ruleset, players_for, positive_int
 from distributed import Client, LocalCluster
 
 from rulebook.report import Setting, simulate
@@ -67,14 +68,16 @@ def run(workers: int, setting: Setting, games: int, seed: int,
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=3000)
-    ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--ruleset", default="liqueur", help="another game, e.g. to run many quick ones")
+    ap.add_argument("--games", type=positive_int, default=3000)
+    ap.add_argument("--players", type=positive_int, default=3)
+    ap.add_argument("--ruleset", type=loadable_ruleset, default="liqueur",
+                    help="another game, e.g. to run many quick ones")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--workers", type=positive_int, nargs="+", default=[1, 2])
     ap.add_argument("--profile", action="store_true",
                     help="keep Dask's statistical profiler on (its history grows for an hour)")
     args = ap.parse_args()
+    players_for(ap, args.ruleset, args.players)
     setting = Setting(args.ruleset, players=args.players)
     rates = {}
     print(f"{args.games:,} random games of {args.ruleset}, {args.players} players, "

@@ -30,6 +30,7 @@ sys.path.insert(0, str(HERE))
 
 import reference_liqueur  # noqa: E402
 import reference_tictactoe  # noqa: E402
+from bench_args import duration  # noqa: E402
 
 from rulebook import api  # noqa: E402
 from rulebook.interpreter.agents import RandomAgent  # noqa: E402
@@ -169,7 +170,7 @@ def jobs(rounds: int = 3) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="CPU time per playout figure")
+    parser.add_argument("--seconds", type=duration, default=5.0, help="CPU time per playout figure")
     parser.add_argument("--skip-jobs", action="store_true", help="leave out the --jobs figure")
     args = parser.parse_args()
     playouts(args.seconds)

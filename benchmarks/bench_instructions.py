@@ -23,6 +23,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from bench_args import positive_int
+
 HERE = Path(__file__).resolve().parent
 
 # (what, ruleset or reference, players, games): enough decisions that the first game's
@@ -78,7 +80,7 @@ def counted(what: str, ref: str, players: int, games: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--jobs", type=int, default=2, help="runs under callgrind at once")
+    parser.add_argument("--jobs", type=positive_int, default=2, help="runs under callgrind at once")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:

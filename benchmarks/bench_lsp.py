@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+from bench_args import positive_int
 from lsprotocol import types as T
 from pygls import uris
 from pygls.lsp.client import BaseLanguageClient
@@ -135,7 +136,7 @@ def in_process(path: Path, edits: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--edits", type=int, default=20, help="edits to time (default 20)")
+    parser.add_argument("--edits", type=positive_int, default=20, help="edits to time (default 20)")
     parser.add_argument("--file", type=Path, help="the rules file (default: the largest game)")
     args = parser.parse_args()
     import os

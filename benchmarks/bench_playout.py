@@ -8,6 +8,7 @@ import argparse
 import time
 from pathlib import Path
 
+from bench_args import duration, positive_int
 from rulebook import api
 from rulebook.interpreter.simulate import play_one
 
@@ -33,8 +34,8 @@ def bundled() -> list[tuple[str, int]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=50)
-    ap.add_argument("--seconds", type=float, default=10.0, help="time cap per ruleset")
+    ap.add_argument("--games", type=positive_int, default=50)
+    ap.add_argument("--seconds", type=duration, default=10.0, help="time cap per ruleset")
     args = ap.parse_args()
     print(f"{'ruleset':50} {'players':>7} {'games':>6} {'games/s':>9} {'decisions/s':>12} {'errors':>6}")
     for path, players in bundled():

@@ -17,6 +17,7 @@ import tempfile
 import time
 from functools import partial
 
+from bench_args import count, loadable_ruleset, players_for, positive_int
 from rulebook import api
 from rulebook.interpreter.simulate import simulate as plain_simulate
 from rulebook.report import Setting, simulate, write_report
@@ -24,13 +25,14 @@ from rulebook.report import Setting, simulate, write_report
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--ruleset", default="liqueur")
-    ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--records", type=int, default=0,
+    ap.add_argument("--games", type=positive_int, default=2000)
+    ap.add_argument("--ruleset", type=loadable_ruleset, default="liqueur")
+    ap.add_argument("--players", type=positive_int, default=3)
+    ap.add_argument("--jobs", type=positive_int, default=1)
+    ap.add_argument("--records", type=count, default=0,
                     help="write the report of this many records (the games played, repeated)")
     args = ap.parse_args()
+    players_for(ap, args.ruleset, args.players)
     rules = api.load(args.ruleset)
     setting = Setting(args.ruleset, players=args.players)
     _, plain = plain_simulate(rules, partial(api.load, args.ruleset), args.games, args.players,

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 
+from bench_args import duration, positive_int
 from websockets.asyncio.client import connect
 
 
@@ -64,9 +65,9 @@ async def run_all(links) -> tuple[list[int], list[float], float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--bot-delay", type=float, default=0.0,
+    parser.add_argument("--games", type=positive_int, default=50)
+    parser.add_argument("--players", type=positive_int, default=3)
+    parser.add_argument("--bot-delay", type=duration, default=0.0,
                         help="seconds each bot waits before deciding (0: as fast as it can)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
