@@ -176,6 +176,14 @@ class Function:
             self.use("DEPTH")
         return name
 
+    def grid_cell(self, grid: str, r: str, c: str) -> tuple[str, str]:
+        """Cell [r, c] of `grid`, written out: the test that `grid` is a grid and the cell is
+        inside it, and the cell's position in its cells (`Grid.at`, written out; anything else
+        is the runtime's)."""
+        numbers = "".join(f" and type({x}) is int" for x in (r, c) if x not in self.ints)
+        return (f"type({grid}) is Grid{numbers} and 1 <= {r} <= {grid}.rows and "
+                f"1 <= {c} <= {grid}.columns", f"({r} - 1) * {grid}.columns + {c} - 1")
+
     def numbers_within(self, t: str) -> str:
         """The test that number `t` is within the bounds on numbers (`Limits.max_number`)."""
         return f"{self.use('MINN')} <= {t} <= {self.use('MAXN')}"
@@ -265,8 +273,9 @@ class Fold:
 # expression is worked out, whatever it calls; a define's `D` is given, one deeper than its
 # caller's)
 _HOISTS = {"st": "m.state", "G": "m.state.globals", "C": "m.state.consts", "W": "m.watcher",
-           "MAXN": "m.limits.max_number", "MINN": "-m.limits.max_number", "LIMIT": "m.limits.max_options",
-           "DEPTH": "m.depth", "DEEP": "DEPTH >= m.limits.max_depth"}
+           "MAXN": "m.limits.max_number", "MINN": "-m.limits.max_number",
+           "LIMIT": "m.limits.max_options", "DEPTH": "m.depth",
+           "DEEP": "DEPTH >= m.limits.max_depth"}
 _HOIST_ORDER = {name: i for i, name in enumerate(_HOISTS)}
 
 
@@ -425,6 +434,11 @@ class Generator(Statements):
         for size in sizes:
             product = product * size if size is not None else _FEW_OPTIONS + 1
 
+        # The bound on options is looked at once, after the loops, when they add at most a
+        # known number of options or one for each element of a list (which is bounded); after
+        # each option added when they walk several lists, whose combinations may be many.
+        each_one = product > _FEW_OPTIONS and len(node.bindings) > 1
+
         def body(inner):
             values = "".join(inner.py[b.name] + ", " for b in node.bindings)
             oid = "None"  # its id made when read (``flow.OptionCode.id_of``)
@@ -446,10 +460,6 @@ class Generator(Statements):
             fn.emit(f"out.append(({oid}, {code}, ({values})))")
             if each_one:
                 fn.emit(f"if len(out) > {fn.use('LIMIT')}: m.too_many_options({limit})")
-        # The bound on options is looked at once, after the loops, when they add at most a
-        # known number of options or one for each element of a list (which is bounded); after
-        # each option added when they walk several lists, whose combinations may be many.
-        each_one = product > _FEW_OPTIONS and len(node.bindings) > 1
         self.loops(fn, Names({}, scope), node.bindings, node.where, body, positions=positions)
         if not each_one:
             fn.emit(f"if len(out) > {fn.use('LIMIT')}: m.too_many_options({limit})")
@@ -807,11 +817,11 @@ class Generator(Statements):
         t = fn.tmp()
         if len(idx) == 2:
             r, c = idx
-            numbers = [f"type({x}) is int" for x in idx if x not in fn.ints]
             read = fn.copies.get(o)
             decl = self.rules.global_vars.get(node.obj.id) if table is not None else None
             if read is not None and decl is not None and decl.type.kind == "grid_type":
                 rows, columns, cells = fn.grid_facts(read)  # taken where the grid was read
+                numbers = [f"type({x}) is int" for x in idx if x not in fn.ints]
                 known = [self._known_range(fn, x) for x in idx]
                 if None not in known:  # inside the grid when the grid reaches that far
                     have = fn.reaches.get(read, (0, 0))
@@ -824,10 +834,10 @@ class Generator(Statements):
                 with fn.indent():
                     fn.emit(f"{t} = {cells}[({r} - 1) * {columns} + {c} - 1]")
             else:
-                tests = " and ".join([f"type({o}) is Grid"] + numbers)
-                fn.emit(f"if {tests} and 1 <= {r} <= {o}.rows and 1 <= {c} <= {o}.columns:")
+                inside, position = fn.grid_cell(o, r, c)
+                fn.emit(f"if {inside}:")
                 with fn.indent():
-                    fn.emit(f"{t} = {o}.cells[({r} - 1) * {o}.columns + {c} - 1]")
+                    fn.emit(f"{t} = {o}.cells[{position}]")
         elif len(idx) == 1:
             i = idx[0]
             number = "" if i in fn.ints else f" and type({i}) is int"
@@ -1168,9 +1178,9 @@ class Generator(Statements):
             if later[depth] is not None:  # making the range, and each element visited
                 v, start, size, at = later[depth]
                 per = 1 + owed if depth == last else 1
-                if per == 1:
-                    start -= size
-                    fn.charge(f"{v} - {start - 1}" if start != 1 else v, at)
+                if per == 1:  # size + (v - start + 1), as one subtraction
+                    k = start - size - 1
+                    fn.charge(f"{v} - {k}" if k else v, at)
                 else:
                     fn.charge(f"{size} + ({v} - {start - 1}) * {per}", at)
             if flag is not None and depth > 0:

@@ -305,11 +305,9 @@ class Statements(Routines):
             idx = [self.value(i, fn, ctx) for i in target.indices]
             if len(idx) == 2:
                 r, c = idx
-                numbers = "".join(f" and type({x}) is int" for x in idx if x not in fn.ints)
-                fn.emit(f"if type({o}) is Grid{numbers} and "
-                        f"1 <= {r} <= {o}.rows and 1 <= {c} <= {o}.columns and "
-                        f"{_plain(fn, v)}:")
-                fn.emit(f"    {o}.cells[({r} - 1) * {o}.columns + {c} - 1] = {v}")
+                inside, position = fn.grid_cell(o, r, c)
+                fn.emit(f"if {inside} and {_plain(fn, v)}:")
+                fn.emit(f"    {o}.cells[{position}] = {v}")
                 fn.emit("else:")
                 fn.emit(f"    m.assign_index({o}, [{r}, {c}], {v}, {t})")
             else:
@@ -397,9 +395,8 @@ class Statements(Routines):
             with fn.indent():
                 r, k = [self.value(i, fn, ctx) for i in place.indices]
                 # a cell inside the grid, worked out here; the runtime says what is wrong else
-                numbers = "".join(f"type({x}) is int and " for x in (r, k) if x not in fn.ints)
-                fn.emit(f"if {numbers}1 <= {r} <= {g}.rows and 1 <= {k} <= {g}.columns: "
-                        f"{c} = ({g}, ({r} - 1) * {g}.columns + {k} - 1)")
+                inside, position = fn.grid_cell(g, r, k)
+                fn.emit(f"if {inside}: {c} = ({g}, {position})")
                 fn.emit(f"else: {c} = ({g}, m.grid_pos({g}, [{r}, {k}], {at}))")
             fn.emit("else:")
             with fn.indent():
