@@ -177,9 +177,9 @@ class Function:
         return name
 
     def grid_cell(self, grid: str, r: str, c: str) -> tuple[str, str]:
-        """Cell [r, c] of `grid`, written out: the test that `grid` is a grid and the cell is
-        inside it, and the cell's position in its cells (`Grid.at`, written out; anything else
-        is the runtime's)."""
+        """Cell [r, c] of `grid` in generated code: the test that `grid` is a grid and the cell
+        is inside it, and the cell's position in its cells (as `Grid.at` works it out; anything
+        else is the runtime's)."""
         numbers = "".join(f" and type({x}) is int" for x in (r, c) if x not in self.ints)
         return (f"type({grid}) is Grid{numbers} and 1 <= {r} <= {grid}.rows and "
                 f"1 <= {c} <= {grid}.columns", f"({r} - 1) * {grid}.columns + {c} - 1")
