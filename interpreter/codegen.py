@@ -425,11 +425,12 @@ class Generator(Statements):
         code, limit = self.const(option), self.const(choose)
         self.ns.setdefault("option_token", option_token)
         sizes = [self._range_size(b.source, scope) for b in node.bindings]
-        # Ids that cannot meet another: numbers of ranges (distinct tokens) under a name no
-        # other option asked with this one has. And a known number of them: counted once.
+        # Ids that cannot meet another: numbers of ranges (distinct tokens, whatever their
+        # number) under a name no other option asked with this one has.
         siblings = choose.options if choose.kind == "choose" else next(
             st.options for st in choose.steps if any(o is node for o in st.options))
-        unique = None not in sizes and [o.name for o in siblings].count(node.name) == 1
+        unique = all(_is_range(b.source) for b in node.bindings) \
+            and [o.name for o in siblings].count(node.name) == 1
         product = 1
         for size in sizes:
             product = product * size if size is not None else _FEW_OPTIONS + 1
@@ -468,7 +469,7 @@ class Generator(Statements):
     def _range_size(self, src, scope: Scope) -> int | None:
         """The number of numbers of a range whose ends are written as numbers (or constants
         written so), when it holds from 1 to 64 of them; else None."""
-        if src.kind != "binary" or src.op != "..":
+        if not _is_range(src):
             return None
         ends = []
         for side in (src.left, src.right):
@@ -669,7 +670,7 @@ class Generator(Statements):
             if not fn.settled:
                 fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
                 branch = "elif"
-            if fn.watched:
+            if fn.watched and self.hidden(rules.global_vars[name]):
                 fn.emit(f"{branch} {fn.use('W')} is not None: m.note_read(0, {name!r}, {t})")
         elif name in self.literal_consts:  # with the scope unknown: the block's names first
             fn.emit(f"{t} = {self.literal_consts[name]!r}")
@@ -770,7 +771,7 @@ class Generator(Statements):
             fn.emit(f"    {t} = {o}.vars[{name!r}]")
             fn.emit("except (AttributeError, KeyError):")
             fn.emit(f"    {t} = m.get_field({o}, {name!r}, {at})")
-            if fn.watched:
+            if fn.watched and self.hidden(self.rules.player_vars[name]):
                 fn.emit("else:")
                 fn.emit(f"    if {fn.use('W')} is not None: m.note_read({o}.seat, {name!r}, {t})")
             return t
@@ -794,7 +795,13 @@ class Generator(Statements):
         return t
 
     @staticmethod
-    def _seat_var(fn, o: str, name: str, t: str, at: str) -> None:
+    def hidden(decl) -> bool:
+        """Whether a state variable may be hidden from someone: its reads are told to the
+        audited seat (``Evaluator.note_read``); a public one is seen by all, whatever its
+        reveals (``visibility.can_see``)."""
+        return decl.visibility != "public"
+
+    def _seat_var(self, fn, o: str, name: str, t: str, at: str) -> None:
         """`t = ` player `o`'s variable `name`, a read the audited seat is told of."""
         branch = "if"
         if fn.settled:  # every player has every player variable
@@ -803,7 +810,7 @@ class Generator(Statements):
             fn.emit(f"{t} = {o}.vars.get({name!r}, _M)")
             fn.emit(f"if {t} is _M: {t} = m.get_field({o}, {name!r}, {at})")
             branch = "elif"
-        if fn.watched:
+        if fn.watched and self.hidden(self.rules.player_vars[name]):
             fn.emit(f"{branch} {fn.use('W')} is not None: m.note_read({o}.seat, {name!r}, {t})")
 
     def ex_index(self, node, fn, sc):
@@ -1192,7 +1199,7 @@ class Generator(Statements):
         src = b.source
         it = fn.tmp()
         at = self.const(b)
-        if src.kind == "binary" and src.op == "..":
+        if _is_range(src):
             lo, hi = self.ex(src.left, fn, sc), self.ex(src.right, fn, sc)
             bounds = _literal_int(lo), _literal_int(hi)
             if None not in bounds and 0 <= bounds[1] - bounds[0] < 64:  # known as written
@@ -1433,6 +1440,12 @@ class Generator(Statements):
 
 # Options of one `option` known to be this few at most have their number bounded once listed.
 _FEW_OPTIONS = 4096
+
+
+def _is_range(src) -> bool:
+    """Whether `src` is written as a range (`a..b`): distinct numbers, whatever its ends."""
+    return src.kind == "binary" and src.op == ".."
+
 
 # The most source a ruleset's functions may take (the bundled games take at most half a million
 # characters): rules that would make more are refused (E0319), so that compiling stays bounded.

@@ -122,13 +122,14 @@ class Game:
         except CONTROL_SIGNALS as signal:  # `stop` or `pass` with nothing around it to end
             self._fail(RuleError("E0306", f"`{signal.words}` has no loop or turn to end here",
                                  signal.node))
-        self._check_invariants()
+        if self.rules.code.invariants:
+            self._check_invariants()
 
     def _check_invariants(self) -> None:
         """The invariants hold from the end of setup on (a setup that asks a question midway
-        has dealt only part of the game)."""
+        has dealt only part of the game). Called only when the rules have invariants."""
         machine = self.machine
-        if not machine.set_up or not self.rules.code.invariants:
+        if not machine.set_up:
             return
         if self.invariants == "turn" and self.pending is not None \
                 and machine.state.turns == self._checked_turn:
@@ -311,7 +312,8 @@ class Game:
         self.revealed.append(None)
         self.machine.touched = None  # a given state must still be one the rules allow
         self._checked_turn = -1
-        self._check_invariants()
+        if self.rules.code.invariants:
+            self._check_invariants()
         if self.pending is not None:
             self._advance(lambda: machine.resume(RECOMPUTE))
 

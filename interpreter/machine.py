@@ -55,8 +55,10 @@ class Machine(Evaluator, Effects):
         """Carry the flow on, the frame on top of the stack first, to the next decision (None:
         the stack is empty)."""
         while stack:
-            try:
-                decision = stack[-1].run(self, stack)
+            frame = stack[-1]
+            try:  # a routine's frame runs its routine (`RoutineFrame.run`), called here at once
+                decision = frame.routine.fn(self, stack, frame) if type(frame) is RoutineFrame \
+                    else frame.run(self, stack)
             except Signal as signal:
                 self.unwind(stack, signal)
                 continue
@@ -227,7 +229,9 @@ class Machine(Evaluator, Effects):
             listed.append(("skip", None, "Skip"))
         if node.repeat and not op.has_done:
             listed.append((DONE, None, "Done"))
-        return self.asked(player, self.prompt(op.prompt, env), listed, env, node)
+        prompt = op.prompt
+        return self.asked(player, prompt if type(prompt) is str else self.prompt(prompt, env),
+                          listed, env, node)
 
     def prompt(self, prompt, env) -> str:
         """What a decision (or a step of one) asks: written as a text, worked out, or `Choose`."""
@@ -303,14 +307,20 @@ class Machine(Evaluator, Effects):
 
     def options(self, op, env, codes) -> list[tuple]:
         """The legal options of `codes` (a `choose`'s, or a `compose` step's), listed as the
-        rules make them (``flow.Decision``)."""
-        return self.standing_still(self._options, env, codes)
-
-    def _options(self, env, codes) -> list[tuple]:
+        rules make them (``flow.Decision``), while the state stands still (`standing_still`,
+        written out: it is done at every decision)."""
         out: list[tuple] = []
         seen: set[str] = set()
-        for opt in codes:
-            opt.enumerate(self, env, out, seen)
+        if self.memo is not None or self.watcher is not None:
+            for opt in codes:
+                opt.enumerate(self, env, out, seen)
+            return out
+        self.memo = {}
+        try:
+            for opt in codes:
+                opt.enumerate(self, env, out, seen)
+        finally:
+            self.memo = None
         return out
 
     @staticmethod

@@ -6,6 +6,7 @@ versions, and a saved game must replay identically everywhere.
 from __future__ import annotations
 
 _MASK = (1 << 64) - 1
+_SPAN = 1 << 64
 
 
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -26,10 +27,8 @@ class Rng:
         self.chance = None
 
     def next64(self) -> int:
-        z = self.state = (self.state + _GOLDEN) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+        """The next 64 bits: a draw among all of them (rejection never happens there)."""
+        return self.draw(_SPAN)
 
     def below(self, n: int) -> int:
         """Uniform integer in [0, n) (rejection sampling: no modulo bias)."""
@@ -40,12 +39,17 @@ class Rng:
         return self.draw(n)
 
     def draw(self, n: int) -> int:
-        """The generator's own uniform draw in [0, n)."""
-        limit = (1 << 64) - ((1 << 64) % n)
+        """The generator's own uniform draw in [0, n): the next 64 bits, drawn again while they
+        fall in the incomplete last span of `n` (the mixer is written here alone: every draw
+        runs it, and a call less counts)."""
+        limit = _SPAN - (_SPAN % n)
         while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
+            z = self.state = (self.state + _GOLDEN) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                return z % n
 
     def between(self, lo: int, hi: int) -> int:
         return lo + self.below(hi - lo + 1)

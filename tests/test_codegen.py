@@ -223,7 +223,7 @@ def test_a_division_by_zero_of_known_numbers_is_still_refused():
 
 def test_a_field_of_a_player_met_in_a_loop_over_the_players_is_read_directly():
     text = header() + """
-player gold: int = 2
+player gold: int = 2 owner
 global total: int = 0
 define wealth() = sum(p.gold + 1 for p in players)
 setup {
@@ -238,6 +238,25 @@ setup {
     loop = wealth.split("for t", 1)[1].split("st.steps +=", 1)[0]  # the loop's body
     assert "'gold'" in loop and "m.note_read(" in loop  # still told to an audited seat
     assert "is Seat" not in loop and "is Item" not in loop
+
+
+def test_reads_of_public_variables_are_not_told_to_an_audited_seat():
+    """Everyone sees a public variable: its reads cannot reveal anything, so the generated
+    code does not tell them (a hidden one's reads are told: the test above)."""
+    text = header() + """
+player gold: int = 2
+global pot: int = 1
+global total: int = 0
+define wealth() = sum(p.gold + pot for p in players)
+setup {
+    set total = wealth()
+}
+"""
+    g = game_of(text)
+    assert g.state.globals["total"] == 6
+    source = "".join(rules_of(text).code.gen.sources)
+    wealth = next(f for f in source.split("\n\ndef ") if "'gold'" in f and "for t" in f)
+    assert "'pot'" in wealth and "m.note_read(" not in wealth
 
 
 ROWS = header() + """
