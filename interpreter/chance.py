@@ -158,11 +158,13 @@ class ChancePlay:
 def fresh_future(game, rng: Rng):
     """A copy of `game` whose future random draws are new ones (from `rng`), not those its seed
     would have made: a search that plays it ahead learns nothing of the real future. It checks
-    the invariants when a turn ends (`Game(..., invariants="turn")`)."""
+    the invariants when a turn ends (`Game(..., invariants="turn")`) and keeps no log (a search
+    reads none)."""
     copy = game.clone()
     copy.state.rng.state = rng.next64()
     copy.state.rng.chance = None
     copy.audit_reveals, copy._before = False, []  # a search never undoes: keep no copies
+    copy.machine.keeps_log = False
     copy.invariants = "turn"  # checked when a turn ends, as `simulate` does: checks leave no
     return copy               # trace, so this changes no game, only what a rollout costs
 

@@ -435,7 +435,7 @@ class RoutineFrame(Frame):
         chosen = decision.chosen(answer)
         self.decision = None
         m.state.decisions += 1
-        if not logged:
+        if not logged and m.keeps_log:
             m.log_decision(decision, chosen)
         self.chosen = (chosen, decision.player)
 
@@ -511,7 +511,7 @@ class SimFrame(Frame):
         others. The decider reads what they chose at once (`logged`: an answer of a part of
         an enclosing `simultaneously`, read when it was given)."""
         frame = self.waiting_frame()
-        if not logged:
+        if not logged and m.keeps_log:
             m.log_decision(frame.decision, frame.decision.chosen(answer))
         self.answers.append(answer)
         self.k += 1

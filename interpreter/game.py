@@ -46,7 +46,7 @@ UNDO_DEPTH = 32              # decisions a game can take back without replaying 
 class Game:
     def __init__(self, rules: Rules, players: int | None = None, seed: int = 0,
                  limits: Limits | None = None, ruleset_ref: str | None = None,
-                 invariants: str = "changed", _start: bool = True):
+                 invariants: str = "changed", log: bool = True, _start: bool = True):
         n = rules.min_players if players is None else players
         if type(n) is not int or not (rules.min_players <= n <= rules.max_players) \
                 or n > MAX_PLAYERS:
@@ -76,6 +76,7 @@ class Game:
         self._before: list["Game"] = []  # the game before each of its last decisions (undo)
         if _start:
             self.machine = Machine(rules, self.new_state(), self.limits)
+            self.machine.keeps_log = log  # False: no log (docs/engine.md, The log)
             self._advance(self.machine.start)
 
     def new_state(self) -> GameState:

@@ -31,6 +31,9 @@ class Machine(Evaluator, Effects):
         self.touched: set[str] | None = None
         self.stack: list = [RunFrame()]
         self.side_steps = 0  # the steps of work that left no trace (see `traceless`)
+        # False: the game keeps no log (simulations, search rollouts): no line is written, and
+        # the label of a decision taken is not worked out (docs/engine.md, The log).
+        self.keeps_log = True
 
     # --------------------------------------------------------------------------- running
     def start(self) -> Decision | None:
@@ -347,6 +350,8 @@ class Machine(Evaluator, Effects):
     # ------------------------------------------------------------------------- the log
     def log(self, text: str, to: list[int] | None = None, kind: str = "rule") -> None:
         """Add a log line, within the limits on the number of lines and their total size."""
+        if not self.keeps_log:
+            return
         st, limits = self.state, self.limits
         st.log_chars += len(text)
         log = st.log

@@ -35,7 +35,7 @@ def play_one(rules: Rules, players: int | None, index: int, seed: int, agent: st
     the game before its first decision and returns the agents to play with (the same ones,
     wrapped to record what they are offered and take)."""
     try:
-        game = Game(rules, players, seed, limits, invariants=invariants)
+        game = Game(rules, players, seed, limits, invariants=invariants, log=False)
     except DiagnosticError as e:
         return GameRecord(index, seed, [], {}, 0, 0, 0, 0, e.diagnostics[0].to_dict())
     agents = agents_for(agent, seed, game.state.seats)

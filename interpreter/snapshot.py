@@ -151,7 +151,7 @@ def copy_machine(machine, rules, limits):
 
     state, c = copy_state(machine.state)
     new = c.machine = Machine(rules, state, limits)
-    new.set_up, new.dirty = machine.set_up, machine.dirty
+    new.set_up, new.dirty, new.keeps_log = machine.set_up, machine.dirty, machine.keeps_log
     new.touched = None if machine.touched is None else set(machine.touched)
     new.stack = [c.frame(f) for f in machine.stack]
     new.pending_player = c.value(machine.pending_player)

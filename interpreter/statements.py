@@ -774,7 +774,7 @@ class Statements(Routines):
             fn.steps("1", at)
             st = fn.use("st")
             fn.emit(f"{st}.round += 1")
-            fn.emit(f"m.log('Round ' + str({st}.round), kind='round')")
+            fn.emit(f"if m.keeps_log: m.log('Round ' + str({st}.round), kind='round')")
         self._loop(fn, ctx, (), s.body, head)
         if counted:
             self.close(fn)
@@ -786,7 +786,7 @@ class Statements(Routines):
             fn.emit(f"{prev} = {st}.phase")
             fn.emit(f"if {prev} is None: {prev} = {s.name!r}")
             fn.emit(f"{st}.phase = {s.name!r}")
-            fn.emit(f"m.log({'Phase: ' + s.name!r}, kind='phase')")
+            fn.emit(f"if m.keeps_log: m.log({'Phase: ' + s.name!r}, kind='phase')")
 
         if s.when is None:
             self._scoped(fn, ctx, s.body, enter, lambda prev: f"{st}.phase = {prev}", "phase")

@@ -1,0 +1,100 @@
+"""A game may keep no log (`Game(..., log=False)`, as simulations and search copies do): it is
+the same game, state for state, with no log line written and no label worked out."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from rulebook import api
+from rulebook.interpreter.agents import agents_for, play_out
+from rulebook.interpreter.chance import fresh_future
+from rulebook.interpreter.game import Game
+from rulebook.interpreter.rng import Rng
+from rulebook.interpreter.simulate import play_one
+from rulebook.interpreter.snapshot import write_game
+
+
+def played(rules, players: int, seed: int, log: bool) -> Game:
+    game = Game(rules, players, seed, invariants="turn", log=log)
+    play_out(game, agents_for("random", seed, game.state.seats))
+    return game
+
+
+@pytest.mark.parametrize("ref,players", [("liqueur", 3), ("beverage", 3),
+                                         ("examples/tictactoe", 2)])
+def test_a_game_without_a_log_is_the_same_game(ref, players):
+    rules = api.load(ref)
+    for seed in (1, 2):
+        logged, silent = played(rules, players, seed, True), played(rules, players, seed, False)
+        assert silent.state.log == []
+        assert any(e["kind"] == "decision" for e in logged.state.log)
+        assert silent.history == logged.history
+        assert silent.scores() == logged.scores()
+        assert [s.seat for s in silent.state.winners] == [s.seat for s in logged.state.winners]
+        assert silent.state.steps == logged.state.steps
+        assert silent.state.rng.state == logged.state.rng.state
+        # the whole state but the log: the same
+        a, b = write_game(logged.machine), write_game(silent.machine)
+        a["state"].pop("log"), b["state"].pop("log")
+        a["state"].pop("log_chars", None), b["state"].pop("log_chars", None)
+        assert a == b
+
+
+def test_a_simulated_game_keeps_no_log_and_matches_a_played_one():
+    rules = api.load("liqueur")
+    record = play_one(rules, 3, 0, 5, "random")
+    logged = played(rules, 3, 5, True)
+    assert record.decisions == len(logged.history)
+    assert record.scores == logged.scores()
+    assert record.winners == [s.seat for s in logged.state.winners]
+    assert record.steps == logged.state.steps
+
+
+def test_a_copy_of_a_game_without_a_log_keeps_none_and_a_search_copy_keeps_none():
+    rules = api.load("examples/tictactoe")
+    silent = Game(rules, 2, 1, log=False)
+    copy = silent.clone()
+    copy.apply(copy.legal_options()[0][0])
+    assert copy.state.log == []
+    logged = Game(rules, 2, 1)
+    logged.apply(logged.legal_options()[0][0])
+    lines = len(logged.state.log)
+    ahead = fresh_future(logged, Rng(3))
+    ahead.apply(ahead.legal_options()[0][0])
+    assert len(ahead.state.log) == lines  # the copy wrote nothing more
+    assert len(logged.clone().state.log) == lines
+
+
+BROKEN_LABEL = textwrap.dedent("""\
+    game "Broken label" {
+        players 2
+        source "test"
+    }
+    global picks: list of int = []
+    play {
+        rounds 2 {
+            for p in players {
+                turn p {
+                    choose p "Pick" {
+                        option pick for n in 1..2 label "pick {picks[5]}" {
+                            add n to picks
+                        }
+                    }
+                }
+            }
+        }
+    }
+    """)
+
+
+def test_a_label_that_fails_stops_play_but_not_a_simulation(tmp_path):
+    path = tmp_path / "broken.rules"
+    path.write_text(BROKEN_LABEL)
+    rules = api.load(str(path))
+    record = play_one(rules, 2, 0, 1, "random")
+    assert record.error is None and record.decisions == 4
+    logged = Game(rules, 2, 1)
+    with pytest.raises(api.DiagnosticError) as e:
+        logged.apply("pick:1")
+    assert e.value.diagnostics[0].line == 11  # the label's own line
