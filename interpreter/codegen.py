@@ -123,6 +123,10 @@ class Function:
         # read (`r4_in` then says, once, that every such cell is inside it).
         self.reaches: dict[str, tuple[int, int]] = {}
         self.fold: Fold | None = None  # the body of a loop being written (its first charge)
+        # Locals no line of the function sets (a define's parameters), and for those compared
+        # with `==`, the flag worked out once at its start: the value is equal to itself alone.
+        self.fixed: set[str] = set()
+        self.alone: dict[str, str] = {}
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -250,6 +254,7 @@ class Function:
                                                       key=lambda kv: _HOIST_ORDER[kv[0]])]
         head += ["    " + line for (where, name), local in self.reads.items()
                  for line in self.read_lines(where, name, local)]
+        head += [f"    {flag} = type({v}) not in _COMPARED" for v, flag in self.alone.items()]
         return "\n".join([f"def {self.name}({self.params}):", *head, *self.lines])
 
 
@@ -520,6 +525,7 @@ class Generator(Statements):
             fn = Function(self, fname, ", ".join(["m", "node", "D", *params]), "_E")
             fn.settled = name not in self._early
             fn.calls = "D"
+            fn.fixed.update(params)
             fn.hoist_as["DEEP"] = "D >= m.limits.max_depth"
             fn.emit(f"if D > m.limits.max_depth: m.too_deep({self.const(decl)}, node)")
             fn.steps(str(DEFINE_CALL_STEPS), "node")
@@ -1015,8 +1021,16 @@ class Generator(Statements):
         # element, charged), and only to one of their type: members, players, components and
         # structures (the most common, tested first) are equal to themselves alone
         kind = fn.tmp()
-        return (f"{yes} if {a} is {b} else {no} if ({kind} := type({a})) not in _COMPARED or "
-                f"{kind} is not type({b}) else ({same}) if {kind} in _BY_VALUE else {slow}")
+        general = (f"{yes} if {a} is {b} else {no} if ({kind} := type({a})) not in _COMPARED "
+                   f"or {kind} is not type({b}) else ({same}) if {kind} in _BY_VALUE else {slow}")
+        fixed = a if a in fn.fixed else b if b in fn.fixed else None
+        if fixed is None:
+            return general
+        # a value the same from the function's first line to its last (a define's parameter)
+        # equal to itself alone, as most are (a player, a member, a component), is compared by
+        # identity
+        flag = fn.alone.setdefault(fixed, f"{fixed}_alone")
+        return f"({a} {'is not' if neg else 'is'} {b}) if {flag} else ({general})"
 
     def _alone(self, v: str) -> bool:
         """Whether `v` is a module constant equal to itself alone (a member, a component: a

@@ -186,23 +186,37 @@ class Decision:
         ids = self.ids
         return oid in ids if len(ids) <= _FEW else oid in self.by_id
 
-    def chosen(self, oid: str) -> OptionInstance:
-        """The option whose id is `oid` (KeyError when no legal option has it)."""
+    def position(self, oid: str) -> int:
+        """Where the option whose id is `oid` stands among the legal ones (KeyError when no
+        legal option has it)."""
         picked = self._picked
         if picked is not None and picked[1] == oid:
-            k = picked[0]
-            return self._options[k] if self._options is not None \
-                else self._instance(self._listed[k], picked[1])
+            return picked[0]
         ids = self.ids
         if len(ids) <= _FEW:
             if oid not in ids:
                 raise KeyError(oid)
-            k = ids.index(oid)
-        else:
-            k = self.by_id[oid]
+            return ids.index(oid)
+        return self.by_id[oid]
+
+    def chosen(self, oid: str) -> OptionInstance:
+        """The option whose id is `oid` (KeyError when no legal option has it)."""
+        k = self.position(oid)
         if self._options is not None:
             return self._options[k]
-        return self._instance(self._listed[k])
+        return self._instance(self._listed[k], oid)
+
+    def entry(self, oid: str) -> tuple:
+        """The option whose id is `oid` as the routine that asked is handed it, with no option
+        object made: (its id, its compiled option and the values its bindings took), or for
+        the engine's own (`skip`, `done`, ...) (its id, None, its label). KeyError when no legal
+        option has that id."""
+        picked = self._picked  # (`position`'s first test, written here: a bot's pick)
+        k = picked[0] if picked is not None and picked[1] == oid else self.position(oid)
+        if self._options is None:
+            return self._listed[k]
+        o = self._options[k]
+        return (o.id, o.option, o.values) if o.option is not None else (o.id, None, o.label)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -432,12 +446,12 @@ class RoutineFrame(Frame):
     def receive(self, m, stack, answer: str, logged: bool = False) -> None:
         """The answer to the waiting decision: counted, logged, and handed to the routine."""
         decision = self.decision
-        chosen = decision.chosen(answer)
+        entry = decision.entry(answer)
         self.decision = None
         m.state.decisions += 1
         if not logged and m.keeps_log:
-            m.log_decision(decision, chosen)
-        self.chosen = (chosen, decision.player)
+            m.log_decision(decision, decision.chosen(answer))
+        self.chosen = (entry, decision.player)
 
     def recompute(self, m):
         """The state changed while the decision waited: list its options again. None: nothing

@@ -224,17 +224,27 @@ class Machine(Evaluator, Effects):
             raise RuleError("E0306", f"`choose` needs a player, not {type_name(player)}",
                             node.player)
         if node.kind == "compose":
-            return self.decide_composed(op, env, player)
-        listed = self.options(op, env, op.options)
-        if not listed:
-            return None
-        if node.optional:
-            listed.append(("skip", None, "Skip"))
-        if node.repeat and not op.has_done:
-            listed.append((DONE, None, "Done"))
-        prompt = op.prompt
-        return self.asked(player, prompt if type(prompt) is str else self.prompt(prompt, env),
-                          listed, env, node)
+            step = self.decide_composed(op, env)
+            if step is None:
+                return None
+            prompt, listed = step
+        else:
+            listed = self.options(op, env, op.options)
+            if not listed:
+                return None
+            if node.optional:
+                listed.append(("skip", None, "Skip"))
+            if node.repeat and not op.has_done:
+                listed.append((DONE, None, "Done"))
+            prompt = op.prompt
+            if type(prompt) is not str:
+                prompt = self.prompt(prompt, env)
+        decision = Decision.of_listed(player, prompt, listed, env, self, self.secret_depth > 0,
+                                      node, self.state.clock)
+        if self.watcher is not None:  # an audited decision reads its labels at once: seen now
+            for o in decision.options:
+                o.label
+        return decision
 
     def prompt(self, prompt, env) -> str:
         """What a decision (or a step of one) asks: written as a text, worked out, or `Choose`."""
@@ -242,10 +252,10 @@ class Machine(Evaluator, Effects):
             return prompt
         return "Choose" if prompt is None else prompt(self, env)
 
-    def decide_composed(self, op, env, player: Seat) -> Decision | None:
-        """The step of a `compose` asked now: the first whose `until` does not hold; once all
-        hold, confirm or start over (None: nothing to confirm, the decision is made)."""
-        node = op.node
+    def decide_composed(self, op, env) -> tuple[str, list] | None:
+        """The step of a `compose` asked now, as its prompt and options: the first whose `until`
+        does not hold; once all hold, confirm or start over (None: nothing to confirm, the
+        decision is made)."""
         prompt = self.prompt(op.prompt, env)
         for step in op.steps:
             if truth(step.until(self, env), step.node.until):
@@ -265,15 +275,7 @@ class Machine(Evaluator, Effects):
             listed = [(A.COMPOSE_DONE, None, "Confirm"),
                       (A.COMPOSE_START_OVER, None, "Start over")]
             prompt = f"{prompt}: confirm, or start over"
-        return self.asked(player, prompt, listed, env, node)
-
-    def asked(self, player: Seat, prompt: str, listed: list, env, node) -> Decision:
-        decision = Decision.of_listed(player, prompt, listed, env, self, self.secret_depth > 0,
-                                      node, self.state.clock)
-        if self.watcher is not None:  # an audited decision reads its labels at once: seen now
-            for o in decision.options:
-                o.label
-        return decision
+        return prompt, listed
 
     def preview(self) -> list | None:
         """The values a waiting `compose` shows (`showing`), computed for its decider when

@@ -1078,7 +1078,7 @@ class Statements(Routines):
         with its names and who chose (`blocks`: (key, statements, option): an option's
         position, -1 `start over`, -2 `otherwise`)."""
         again = s.kind == "compose" or s.repeat
-        k, chosen, who = fn.tmp(), fn.tmp(), fn.tmp()
+        k, oid, who = fn.tmp(), fn.tmp(), fn.tmp()
         bound = sorted({b.name for _, _, o in blocks if o is not None for b in o.bindings})
         kept = self.bind_kept(fn, ctx, bound)
         chooser = fn.tmp()
@@ -1105,17 +1105,19 @@ class Statements(Routines):
         fn.emit(f"elif rs == {label}:")
         with fn.indent():
             fn.emit("rs = 0")
-            fn.emit(f"{chosen}, {who} = F.chosen")
+            # the option taken (``Decision.entry``): its id, its code (None: the engine's
+            # own), the values its bindings took
+            option, values = fn.tmp(), fn.tmp()
+            fn.emit(f"({oid}, {option}, {values}), {who} = F.chosen")
             fn.emit("F.chosen = None")
             if s.kind == "compose":  # confirmed: the decision is made
-                fn.emit(f"if {chosen}.option is None and {chosen}.id == {A.COMPOSE_DONE!r}: "
-                        "break")
+                fn.emit(f"if {option} is None and {oid} == {A.COMPOSE_DONE!r}: break")
             elif again:  # the `done` the rules add ends the loop; `skip` asks again
-                fn.emit(f"if {chosen}.option is None:")
-                fn.emit(f"    if {chosen}.id == {DONE!r}: break")
+                fn.emit(f"if {option} is None:")
+                fn.emit(f"    if {oid} == {DONE!r}: break")
                 fn.emit("    continue")
             # -1 starts a composed decision over; -3 is `skip`: no block runs
-            fn.emit(f"{k} = {chosen}.option.index if {chosen}.option is not None else "
+            fn.emit(f"{k} = {option}.index if {option} is not None else "
                     f"{-1 if s.kind == 'compose' else -3}")
             fn.emit(f"if {k} >= -1:")
             with fn.indent():
@@ -1124,7 +1126,7 @@ class Statements(Routines):
                     if x:
                         fn.emit(f"{x} = env[{n!r}]")
                 fn.emit(f"env[{CHOOSER!r}] = {who}")
-                fn.emit(f"if {k} >= 0: env.update(zip({chosen}.option.names, {chosen}.values))")
+                fn.emit(f"if {k} >= 0: env.update(zip({option}.names, {values}))")
         # what it keeps while an option's block runs (saved at waits inside it)
         self.open(fn, ("value",) + tuple("value" for x in kept if x),
                   [chooser] + [x for x in kept if x])

@@ -443,3 +443,30 @@ setup { set counted = [at(bar), at(hall), away(bar), away(hall)] }
     assert g.state.globals["counted"] == [2, 1, 2, 3]
     source = "".join(rules_of(text).code.gen.sources)
     assert " is k" in source and " is not k" in source and "_COMPARED" not in source
+
+
+def test_a_define_compares_its_parameter_by_identity_only_when_it_is_equal_to_itself_alone():
+    text = header() + """
+enum Space { bar, hall }
+const big = 1000
+global seen: list of bool = []
+global unseen: list of bool = []
+define yes() = true
+define same(a, b) = a == b and yes()
+define differs(a, b) = a != b and yes()
+setup {
+    set seen = [same(players[1], players[1]), same(players[1], players[2]), same(bar, bar),
+                same(bar, hall), same(big * 3, 3000), same("a b", "a b"), same([1, 2], [1, 2]),
+                same([1, 2], [2, 1]), same(none, none), same(players[1], none), same(none, bar),
+                same(3, "3")]
+    set unseen = [differs(players[1], players[2]), differs(big + 1, 1001), differs([1], [1]),
+                  differs(none, players[2]), differs(hall, hall)]
+}
+"""
+    g = game_of(text)
+    assert g.state.globals["seen"] == [True, False, True, False, True, True, True, False, True,
+                                       False, False, False]
+    assert g.state.globals["unseen"] == [True, False, False, True, False]
+    source = "".join(rules_of(text).code.gen.sources)
+    assert "a0_alone = type(a0) not in _COMPARED" in source
+    assert "(a0 is a1) if a0_alone else" in source and "(a0 is not a1) if a0_alone" in source
