@@ -311,7 +311,7 @@ class Generator(Statements):
         self._leaves: dict[str, bool] = {}  # define -> whether it is written where called
         from .dependencies import defines_called_early, repeatable_defines
 
-        self._repeatable = repeatable_defines(rules)
+        self._repeatable = self.repeatable = repeatable_defines(rules)
         self._early = defines_called_early(rules)
         self._const_names_of_rules = {d.name for d in rules.consts}
         self.literal_consts = literal_consts(rules)  # written in the code as their values

@@ -48,6 +48,18 @@ def variables_read(expr, rules) -> frozenset[str] | None:
     return frozenset(names)
 
 
+def define_reads(rules, names) -> dict[str, frozenset[str] | None]:
+    """What each define of `names` may read (its body, its modifiers and what they call), as
+    `variables_read` says: a value of it worked out once stays true until one of these changes."""
+    out = {}
+    for name in names:
+        parts = [rules.defines[name].body] + [x for mod in rules.modifiers.get(name, ())
+                                              for x in (mod.when, mod.value) if x is not None]
+        reads = [variables_read(part, rules) for part in parts]
+        out[name] = None if any(r is None for r in reads) else frozenset().union(*reads)
+    return out
+
+
 def repeatable_defines(rules) -> frozenset[str]:
     """The `define`s whose value depends only on their arguments and the state: no draw at random
     (`random_int`, `shuffled`, a `random` sort key) and no record made with `new` (each is a new

@@ -53,14 +53,16 @@ class Evaluator:
         # already worked out, by (define, arguments), with the steps each first cost.
         self.memo: dict | None = None
 
-    def standing_still(self, work, *args):
+    def standing_still(self, work, *args, memo: dict | None = None):
         """`work(*args)`, which changes nothing (it lists options or checks invariants): a
         repeatable define (``dependencies.repeatable_defines``) called again with the same
         arguments gives the value it gave, charging the steps it cost then, so step counts stay
-        as they were. Not while a seat's knowledge is audited: each read must be seen."""
+        as they were. Not while a seat's knowledge is audited: each read must be seen. `memo`:
+        values known to hold still (kept from an earlier check, ``Game._check_invariants``),
+        and where the values worked out now are put."""
         if self.memo is not None or self.watcher is not None:
             return work(*args)
-        self.memo = {}
+        self.memo = {} if memo is None else memo
         try:
             return work(*args)
         finally:

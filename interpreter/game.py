@@ -41,6 +41,7 @@ MAX_OPTION_ID = 10_000       # characters in one saved option id
 # variables changed during it ("turn").
 INVARIANT_MODES = ("changed", "every", "turn")
 UNDO_DEPTH = 32              # decisions a game can take back without replaying (`undo`)
+MAX_REMEMBERED = 10_000      # define values kept from one check of the invariants to the next
 
 
 class Game:
@@ -66,6 +67,10 @@ class Game:
         # Invariants passed over while their `when` did not hold, though what they read changed:
         # checked at the first moment their `when` holds again.
         self._owed: set[str] = set()
+        # The values of repeatable defines worked out by the last check of the invariants
+        # (`Machine.standing_still`), by (define, arguments): given again at the next check when
+        # nothing they read has changed since (`Code.define_reads`). A copy starts without.
+        self._remembered: dict = {}
         self.history: list[dict] = []
         # Per decision of `history`: whether what followed it showed the decider anything hidden
         # from them (a read of such state, or a random draw); None when not audited.
@@ -139,13 +144,25 @@ class Game:
         touched, machine.touched = machine.touched, set()
         if self.invariants == "every":
             touched = None
+        memo = self._still_holding(touched)
         watcher, machine.watcher = machine.watcher, None  # checks show nobody anything
         # Checking leaves no trace in the game (its steps, structures made, random draws), so
         # that how often invariants are checked never changes the game itself.
         try:
-            machine.traceless(machine.standing_still, self._check_each, machine, touched)
+            machine.traceless(lambda: machine.standing_still(self._check_each, machine, touched,
+                                                             memo=memo))
         finally:
             machine.watcher = watcher
+        self._remembered = memo
+
+    def _still_holding(self, touched: set[str] | None) -> dict:
+        """The values the last check worked out whose defines read nothing of `touched` (the
+        variables changed since; None: unknown which)."""
+        if touched is None or not self._remembered or len(self._remembered) > MAX_REMEMBERED:
+            return {}
+        reads = self.rules.code.define_reads
+        return {key: hit for key, hit in self._remembered.items()
+                if (read := reads.get(key[0])) is not None and read.isdisjoint(touched)}
 
     def _check_each(self, machine, touched) -> None:
         moments = self.rules.code.invariant_moments

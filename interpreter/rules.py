@@ -229,6 +229,9 @@ class Code:
     invariants: list = field(default_factory=list)    # (declaration, test, reads)
     # invariant -> its `when`, compiled: it is checked only at moments when that holds
     invariant_moments: dict = field(default_factory=dict)
+    # repeatable define -> the variables it may read (None: unknown): a value it gave while the
+    # invariants were checked is given again at the next check if none of them changed since
+    define_reads: dict = field(default_factory=dict)
     pieces: list = field(default_factory=list)        # (declaration, total)
     policies: dict = field(default_factory=dict)      # automaton -> [(option, within, keys)]
     otherwise: dict = field(default_factory=dict)     # automaton -> its `otherwise` line, if any
@@ -265,7 +268,7 @@ def starting_value(decl):
 
 def compile_code(rules: Rules) -> Code:
     from .codegen import Generator
-    from .dependencies import variables_read
+    from .dependencies import define_reads, variables_read
 
     gen = Generator(rules)
     compile_expr = gen.expr
@@ -308,6 +311,8 @@ def compile_code(rules: Rules) -> Code:
     for inv in rules.invariants:
         code.invariants.append((inv, compile_expr(inv.test, none),
                                 variables_read(inv.test, rules)))
+    if rules.invariants:
+        code.define_reads = define_reads(rules, gen.repeatable)
         if inv.when is not None:
             code.invariant_moments[inv.name] = compile_expr(inv.when, none)
     for d in rules.pieces.values():
