@@ -24,6 +24,7 @@ def own_copy(value):
 
 
 _SIGNAL_WORDS = {"stop": "stop", "pass": "pass", "end_game": "end"}
+_NESTING = (list, dict, Grid, Struct)  # values that hold others: stored only when they nest well
 
 
 class Effects:
@@ -115,7 +116,7 @@ class Effects:
 
     def storable(self, value, container, node) -> None:
         """Refuse a value that would contain its own container or nest too deeply."""
-        if isinstance(value, (list, dict, Grid, Struct)):
+        if isinstance(value, _NESTING):
             self.tick(node, elements(value))
             problem = nesting_problem(value, container, self.limits.max_nesting)
             if problem:
@@ -262,8 +263,12 @@ class Effects:
                 grid.cells[pos] = moved[0]
             return
         for x in moved:
-            self.storable(x, dst, node)
-        self.tick(node, len(moved))
+            if isinstance(x, _NESTING):  # (`storable`'s own test, first: most values are not)
+                self.storable(x, dst, node)
+        st = self.state  # `tick`, written out: every move and add charges its elements
+        st.steps += len(moved)
+        if st.steps >= self.next_check:
+            self.steps_checked(node)
         if place == "top":
             dst[0:0] = moved
         else:

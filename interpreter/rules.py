@@ -311,10 +311,10 @@ def compile_code(rules: Rules) -> Code:
     for inv in rules.invariants:
         code.invariants.append((inv, compile_expr(inv.test, none),
                                 variables_read(inv.test, rules)))
-    if rules.invariants:
-        code.define_reads = define_reads(rules, gen.repeatable)
         if inv.when is not None:
             code.invariant_moments[inv.name] = compile_expr(inv.when, none)
+    if rules.invariants:
+        code.define_reads = define_reads(rules, gen.repeatable)
     for d in rules.pieces.values():
         code.pieces.append((d, early(d.total, none)))
     for auto in rules.automata:

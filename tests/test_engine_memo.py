@@ -41,7 +41,8 @@ def test_only_defines_without_draws_or_new_records_are_repeatable():
 
 def _played(remember: bool, monkeypatch):
     if not remember:
-        monkeypatch.setattr(Evaluator, "standing_still", lambda self, work, *args: work(*args))
+        monkeypatch.setattr(Evaluator, "standing_still",
+                            lambda self, work, *args, **_: work(*args))
     g = game_of(RULES, seed=3)
     agent, offered = RandomAgent(5), []
     while not g.over:
