@@ -554,6 +554,22 @@ class Generator(Statements):
                 and n.func in self.rules.defines for n in nodes)
         return leaf
 
+    def _loops(self, name: str) -> bool:
+        """Whether define `name` can be remembered and loops over values: a call of it with
+        constant arguments in a define of parameters (`occupants(stadium_space)` in
+        `can_build(p, c)`, a `where` of options) is then looked up while the state stands still,
+        so that a listing of options loops once."""
+        return name in self._repeatable and any(
+            n.kind in _LOOPING for n in A.walk(self.rules.defines[name].body))
+
+    def _constant(self, node, sc: Names) -> bool:
+        """Whether `node` is a value written in the rules: a literal, a member, a constant."""
+        if node.kind in ("int", "str", "bool", "none"):
+            return True
+        return node.kind == "name" and node.id not in sc.py \
+            and sc.env is not None and node.id not in sc.env \
+            and (node.id in self.rules.members or node.id in self.literal_consts)
+
     def _inlined(self, decl, args: list[str], at: str, fn: Function, sc: Names) -> str:
         """A call of a leaf define, written out: one call deeper (its depth checked), its
         steps charged, its parameters the arguments' values."""
@@ -1392,7 +1408,20 @@ class Generator(Statements):
                 fn.emit(f"{t} = m.call_define({self.const(decl)}, [{', '.join(args)}], {at}, "
                         f"{deeper})")
             elif self._leaf(name):
-                return self._inlined(decl, args, at, fn, sc)
+                if not (fn.fixed and self._loops(name)
+                        and all(self._constant(a, sc) for a in node.args)):
+                    return self._inlined(decl, args, at, fn, sc)
+                # in a define of parameters (called for many values of them), a call whose
+                # value does not depend on them: looked up while the state stands still (a
+                # listing of options), written out otherwise
+                site = self.const([0, 0, True, name])
+                fn.emit(f"if m.memo is not None and {site}[2]:")
+                fn.emit(f"    {t} = m.remembered({site}, {self.define(name)}, {deeper}, "
+                        f"({''.join(a + ', ' for a in args)}), {at})")
+                fn.emit("else:")
+                with fn.indent():
+                    fn.emit(f"{t} = {self._inlined(decl, args, at, fn, sc)}")
+                return t
             else:
                 call = f"{self.define(name)}(m, {at}, {deeper}{''.join(', ' + a for a in args)})"
                 if name in self._repeatable:  # remembered while the state stands still
@@ -1488,6 +1517,7 @@ _SPILL_INDENT = 60
 _LEAVES = frozenset({"int", "str", "bool", "none", "name"})
 _TEXT_STEP = 64  # characters of a text charged one step (``Evaluator.text``)
 _INLINE_NODES = 24  # a define this small (in syntax nodes) is written where it is called
+_LOOPING = ("list_comp", "aggregate", "quantifier", "sole", "sort")  # expressions over values
 
 # Built-in values read from the state: name -> code (with `{st}` the state).
 _STATE_VALUES = {

@@ -79,13 +79,15 @@ class Evaluator:
             hit = self.memo.get(key)
         except TypeError:  # an argument with no identity to key by (a list, a map)
             return define(self, node, depth, *args)
+        st = self.state
         if hit is not None:
             site[1] += 1
-            self.tick(node, hit[1])
+            st.steps += hit[1]  # `tick`, written out: a hit is what remembering is for
+            if st.steps >= self.next_check:
+                self.steps_checked(node)
             return hit[0]
         if site[0] >= _MEMO_TRIAL and site[1] * 4 < site[0]:
             site[2] = False
-        st = self.state
         before = st.steps
         value = define(self, node, depth, *args)
         self.memo[key] = (value, st.steps - before)

@@ -470,3 +470,28 @@ setup {
     source = "".join(rules_of(text).code.gen.sources)
     assert "a0_alone = type(a0) not in _COMPARED" in source
     assert "(a0 is a1) if a0_alone else" in source and "(a0 is not a1) if a0_alone" in source
+
+
+def test_a_constant_call_in_a_define_of_parameters_is_looked_up_while_options_are_listed():
+    """`occupants(bar)` in `can(n)`: the same value for every option; worked out once per
+    listing (a hit for each option after the first), the options as without remembering."""
+    text = header() + """
+enum Space { bar, hall }
+global placed: list of Space = [bar, bar, hall]
+global taken: int = 0
+define occupants(s) = count(x in placed where x == s)
+define can(n) = n >= occupants(bar)
+play {
+    choose players[1] "Pick" {
+        option pick for n in 1..5 where can(n) { set taken = n + occupants(hall) }
+    }
+}
+"""
+    rules = rules_of(text)
+    g = Game(rules, 2, 0)
+    assert g.legal_options() == [(f"pick:{n}", f"pick {n}") for n in range(2, 6)]
+    site = next(v for v in rules.code.gen.ns.values()
+                if type(v) is list and len(v) == 4 and v[3] == "occupants")
+    assert site[0] == 5 and site[1] == 4  # looked up for each option, found for all but one
+    g.apply("pick:3")
+    assert g.state.globals["taken"] == 4  # written out where the state changes
