@@ -556,9 +556,9 @@ class Generator(Statements):
 
     def _loops(self, name: str) -> bool:
         """Whether define `name` can be remembered and loops over values: a call of it with
-        constant arguments in a define of parameters (`occupants(stadium_space)` in
-        `can_build(p, c)`, a `where` of options) is then looked up while the state stands still,
-        so that a listing of options loops once."""
+        constant arguments in a define of parameters (`holders(first)` in `can_take(p, x)`, a
+        `where` of options) is then looked up while the state stands still, so that a listing
+        of options loops once."""
         return name in self._repeatable and any(
             n.kind in _LOOPING for n in A.walk(self.rules.defines[name].body))
 
