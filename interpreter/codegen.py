@@ -570,6 +570,13 @@ class Generator(Statements):
             and sc.env is not None and node.id not in sc.env \
             and (node.id in self.rules.members or node.id in self.literal_consts)
 
+    def _constant_value(self, node):
+        """The value of a node `_constant` says is one."""
+        if node.kind == "name":
+            members = self.rules.members
+            return members[node.id] if node.id in members else self.literal_consts[node.id]
+        return None if node.kind == "none" else node.value
+
     def _inlined(self, decl, args: list[str], at: str, fn: Function, sc: Names) -> str:
         """A call of a leaf define, written out: one call deeper (its depth checked), its
         steps charged, its parameters the arguments' values."""
@@ -1413,11 +1420,21 @@ class Generator(Statements):
                     return self._inlined(decl, args, at, fn, sc)
                 # in a define of parameters (called for many values of them), a call whose
                 # value does not depend on them: looked up while the state stands still (a
-                # listing of options), written out otherwise
+                # listing of options; its key known as written, `Evaluator.remembered`'s),
+                # written out otherwise
                 site = self.const([0, 0, True, name])
-                fn.emit(f"if m.memo is not None and {site}[2]:")
-                fn.emit(f"    {t} = m.remembered({site}, {self.define(name)}, {deeper}, "
-                        f"({''.join(a + ', ' for a in args)}), {at})")
+                key = self.const((name, *(self._constant_value(a) for a in node.args)))
+                hit = fn.tmp()
+                fn.emit("if m.memo is not None:")
+                with fn.indent():
+                    fn.emit(f"{hit} = m.memo.get({key})")
+                    fn.emit(f"if {hit} is not None:")
+                    with fn.indent():
+                        fn.charge(f"{hit}[1]", at)
+                        fn.emit(f"{t} = {hit}[0]")
+                    fn.emit("else:")
+                    fn.emit(f"    {t} = m.remembered({site}, {self.define(name)}, {deeper}, "
+                            f"({''.join(a + ', ' for a in args)}), {at})")
                 fn.emit("else:")
                 with fn.indent():
                     fn.emit(f"{t} = {self._inlined(decl, args, at, fn, sc)}")
