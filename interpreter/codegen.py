@@ -22,6 +22,7 @@ then a compiled expression is a stub whose code is filled in by the flush.
 """
 from __future__ import annotations
 
+import re
 import types
 import warnings
 from contextlib import contextmanager
@@ -36,6 +37,7 @@ from .statements import Statements
 from .values import Grid, Item, Seat, Struct, Sym
 
 _MISSING = object()
+_READ_HERE = "\x00read "  # a line that marks where a state variable may be read (`Function.read`)
 
 # The scope of an expression given by its caller: the names of the enclosing block (read from
 # `env`), or None when unknown (look at `env` first, whatever it holds).
@@ -127,6 +129,11 @@ class Function:
         # with `==`, the flag worked out once at its start: the value is equal to itself alone.
         self.fixed: set[str] = set()
         self.alone: dict[str, str] = {}
+        # With `lazy` (a define's function: its body is one expression, often `a and b and
+        # ...`), a state variable read first outside any loop is read there, where it is first
+        # needed, when no line after the block holding that place uses it: a test that fails
+        # early reads nothing more. The place is marked (`_READ_HERE`) and settled in `source`.
+        self.lazy = False
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -220,6 +227,8 @@ class Function:
             self.use(where)
             self.n += 1
             local = self.reads[(where, name)] = f"r{self.n}"
+            if self.markable():
+                self.lines.append(f"{_READ_HERE}{self.depth} {where} {name} {local}")
         return local
 
     def steps(self, n: str, node: str) -> None:
@@ -250,12 +259,43 @@ class Function:
             self.fold.guards += 1
 
     def source(self) -> str:
+        lines, placed = self.placed_reads()
         head = ["    " + f"{k} = {v}" for k, v in sorted(self.hoists.items(),
                                                       key=lambda kv: _HOIST_ORDER[kv[0]])]
         head += ["    " + line for (where, name), local in self.reads.items()
-                 for line in self.read_lines(where, name, local)]
+                 if local not in placed for line in self.read_lines(where, name, local)]
         head += [f"    {flag} = type({v}) not in _COMPARED" for v, flag in self.alone.items()]
-        return "\n".join([f"def {self.name}({self.params}):", *head, *self.lines])
+        return "\n".join([f"def {self.name}({self.params}):", *head, *lines])
+
+    def markable(self) -> bool:
+        """Whether a read may be marked here (`lazy`): outside any loop, and not between a
+        line that opens a block at this depth and its body written with its own indentation
+        (`else:` then `    x = ...`)."""
+        if not self.lazy or self.blocks:
+            return False
+        last = next((x for x in reversed(self.lines) if x and not x.startswith(_READ_HERE)), "")
+        return not (last.endswith(":") and len(last) - len(last.lstrip(" ")) >= 4 * self.depth)
+
+    def placed_reads(self) -> tuple[list[str], set[str]]:
+        """The lines with each marked read written where it was marked, when no line after the
+        block holding the mark (the first less indented) names its local; the locals so read.
+        Other marks are dropped: those reads are made at the start."""
+        lines, placed = list(self.lines), set()
+        for i, line in enumerate(lines):
+            if not line.startswith(_READ_HERE):
+                continue
+            depth, where, name, local = line[len(_READ_HERE):].split(" ", 3)
+            indent = "    " * int(depth)
+            end = next((j for j in range(i + 1, len(lines)) if lines[j]
+                        and not lines[j].startswith(_READ_HERE)
+                        and not lines[j].startswith(indent)), len(lines))
+            named = re.compile(rf"\b{local}(_[rcx]|_in)?\b")
+            if any(named.search(later) for later in lines[end:]):
+                lines[i] = indent + "pass"  # (the only line of its block, maybe)
+                continue
+            lines[i] = "\n".join(indent + x for x in self.read_lines(where, name, local))
+            placed.add(local)
+        return lines, placed
 
 
 class Fold:
@@ -526,6 +566,7 @@ class Generator(Statements):
             fn.settled = name not in self._early
             fn.calls = "D"
             fn.fixed.update(params)
+            fn.lazy = True
             fn.hoist_as["DEEP"] = "D >= m.limits.max_depth"
             fn.emit(f"if D > m.limits.max_depth: m.too_deep({self.const(decl)}, node)")
             fn.steps(str(DEFINE_CALL_STEPS), "node")

@@ -497,3 +497,26 @@ play {
     assert "m.memo.get(k" in "".join(rules.code.gen.sources)
     g.apply("pick:3")
     assert g.state.globals["taken"] == 4  # written out where the state changes
+
+
+def test_a_define_reads_a_variable_where_it_is_first_needed_when_nothing_after_needs_it():
+    text = header() + """
+global big: int = 7
+global other: int = 3
+global seen: list of int = []
+define yes() = true
+define gated(x) = x > 0 and big > x and yes()
+define both(x) = (if x > 0 then other else 0) + other + (if yes() then 0 else 1)
+setup {
+    set seen = [if gated(1) then 1 else 0, if gated(-1) then 1 else 0,
+                if gated(9) then 1 else 0, both(1), both(-1)]
+}
+"""
+    g = game_of(text)
+    assert g.state.globals["seen"] == [1, 0, 0, 6, 3]
+    functions = "".join(rules_of(text).code.gen.sources).split("\ndef ")
+    gated = next(f for f in functions if "G['big']" in f)
+    assert gated.index("G['big']") > gated.index("if t")  # read only once `x > 0` held
+    both = next(f for f in functions if "G['other']" in f)
+    # used in a branch and after it: read at the start
+    assert both.index("G['other']") < both.index("if ")
