@@ -351,7 +351,7 @@ class Generator(Statements):
         self._leaves: dict[str, bool] = {}  # define -> whether it is written where called
         from .dependencies import defines_called_early, repeatable_defines
 
-        self._repeatable = self.repeatable = repeatable_defines(rules)
+        self.repeatable = repeatable_defines(rules)  # remembered while the state stands still
         self._early = defines_called_early(rules)
         self._const_names_of_rules = {d.name for d in rules.consts}
         self.literal_consts = literal_consts(rules)  # written in the code as their values
@@ -600,23 +600,21 @@ class Generator(Statements):
         constant arguments in a define of parameters (`holders(first)` in `can_take(p, x)`, a
         `where` of options) is then looked up while the state stands still, so that a listing
         of options loops once."""
-        return name in self._repeatable and any(
+        return name in self.repeatable and any(
             n.kind in _LOOPING for n in A.walk(self.rules.defines[name].body))
 
-    def _constant(self, node, sc: Names) -> bool:
-        """Whether `node` is a value written in the rules: a literal, a member, a constant."""
-        if node.kind in ("int", "str", "bool", "none"):
-            return True
-        return node.kind == "name" and node.id not in sc.py \
-            and sc.env is not None and node.id not in sc.env \
-            and (node.id in self.rules.members or node.id in self.literal_consts)
-
-    def _constant_value(self, node):
-        """The value of a node `_constant` says is one."""
-        if node.kind == "name":
-            members = self.rules.members
-            return members[node.id] if node.id in members else self.literal_consts[node.id]
-        return None if node.kind == "none" else node.value
+    def _written(self, node, sc: Names):
+        """The value of `node` when it is written in the rules (a literal, a member, a
+        constant written as a literal), else `_MISSING`."""
+        if node.kind in ("int", "str", "bool"):
+            return node.value
+        if node.kind == "none":
+            return None
+        if node.kind != "name" or node.id in sc.py or sc.env is None or node.id in sc.env:
+            return _MISSING
+        if node.id in self.rules.members:
+            return self.rules.members[node.id]
+        return self.literal_consts.get(node.id, _MISSING)
 
     def _inlined(self, decl, args: list[str], at: str, fn: Function, sc: Names) -> str:
         """A call of a leaf define, written out: one call deeper (its depth checked), its
@@ -1456,15 +1454,16 @@ class Generator(Statements):
                 fn.emit(f"{t} = m.call_define({self.const(decl)}, [{', '.join(args)}], {at}, "
                         f"{deeper})")
             elif self._leaf(name):
-                if not (fn.fixed and self._loops(name)
-                        and all(self._constant(a, sc) for a in node.args)):
+                written = [self._written(a, sc) for a in node.args] \
+                    if fn.fixed and self._loops(name) else [_MISSING]
+                if _MISSING in written:
                     return self._inlined(decl, args, at, fn, sc)
                 # in a define of parameters (called for many values of them), a call whose
                 # value does not depend on them: looked up while the state stands still (a
                 # listing of options; its key known as written, `Evaluator.remembered`'s),
                 # written out otherwise
                 site = self.const([0, 0, True, name])
-                key = self.const((name, *(self._constant_value(a) for a in node.args)))
+                key = self.const((name, *written))
                 hit = fn.tmp()
                 fn.emit("if m.memo is not None:")
                 with fn.indent():
@@ -1482,7 +1481,7 @@ class Generator(Statements):
                 return t
             else:
                 call = f"{self.define(name)}(m, {at}, {deeper}{''.join(', ' + a for a in args)})"
-                if name in self._repeatable:  # remembered while the state stands still
+                if name in self.repeatable:  # remembered while the state stands still
                     site = self.const([0, 0, True, name])
                     fn.emit(f"if m.memo is not None and {site}[2]:")
                     fn.emit(f"    {t} = m.remembered({site}, {self.define(name)}, {deeper}, "

@@ -265,10 +265,7 @@ class Effects:
         for x in moved:
             if isinstance(x, _NESTING):  # (`storable`'s own test, first: most values are not)
                 self.storable(x, dst, node)
-        st = self.state  # `tick`, written out: every move and add charges its elements
-        st.steps += len(moved)
-        if st.steps >= self.next_check:
-            self.steps_checked(node)
+        self.tick(node, len(moved))
         if place == "top":
             dst[0:0] = moved
         else:

@@ -211,8 +211,7 @@ class Decision:
         object made: (its id, its compiled option and the values its bindings took), or for
         the engine's own (`skip`, `done`, ...) (its id, None, its label). KeyError when no legal
         option has that id."""
-        picked = self._picked  # (`position`'s first test, written here: a bot's pick)
-        k = picked[0] if picked is not None and picked[1] == oid else self.position(oid)
+        k = self.position(oid)
         if self._options is None:
             return self._listed[k]
         o = self._options[k]

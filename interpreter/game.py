@@ -240,9 +240,8 @@ class Game:
             self.asking(player).resolve(option)  # refused on a copy: this game stays as it is
             self._ask_first(player)
         pending = self.pending
-        picked = pending._picked if pending is not None else None  # a bot's, known legal
-        oid = option if picked is not None and picked[1] == option or pending is not None \
-            and type(option) is str and pending.has(option) else self.resolve(option)
+        oid = option if pending is not None and type(option) is str and pending.has(option) \
+            else self.resolve(option)
         seat = pending.player.seat
         if self.audit_reveals:  # play keeps what undo needs, without replaying
             self._before = (self._before + [self.clone()])[-UNDO_DEPTH:]

@@ -312,21 +312,14 @@ class Machine(Evaluator, Effects):
 
     def options(self, op, env, codes) -> list[tuple]:
         """The legal options of `codes` (a `choose`'s, or a `compose` step's), listed as the
-        rules make them (``flow.Decision``), while the state stands still (`standing_still`,
-        written out: it is done at every decision)."""
+        rules make them (``flow.Decision``), while the state stands still (`standing_still`)."""
         out: list[tuple] = []
-        seen: set[str] = set()
-        if self.memo is not None or self.watcher is not None:
-            for opt in codes:
-                opt.enumerate(self, env, out, seen)
-            return out
-        self.memo = {}
-        try:
-            for opt in codes:
-                opt.enumerate(self, env, out, seen)
-        finally:
-            self.memo = None
+        self.standing_still(self._enumerate, codes, env, out, set())
         return out
+
+    def _enumerate(self, codes, env, out: list, seen: set) -> None:
+        for opt in codes:
+            opt.enumerate(self, env, out, seen)
 
     @staticmethod
     def unique_option_id(oid: str, seen: set) -> str:
