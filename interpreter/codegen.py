@@ -128,6 +128,9 @@ class Function:
         # Locals no line of the function sets (a define's parameters), and for those compared
         # with `==`, the flag worked out once at its start: the value is equal to itself alone.
         self.fixed: set[str] = set()
+        # lists options: a call of a looping define with constant arguments is looked up (the
+        # state stands still, and the options' loop would work it out again for each)
+        self.listing = False
         self.alone: dict[str, str] = {}
         # With `lazy` (a define's function: its body is one expression, often `a and b and
         # ...`), a state variable read first outside any loop is read there, where it is first
@@ -466,6 +469,7 @@ class Generator(Statements):
         from .flow import option_token
 
         fn = Function(self, self._fresh("o"), "m, env, out, seen", "env")
+        fn.listing = True
         positions: list = []
         code, limit = self.const(option), self.const(choose)
         self.ns.setdefault("option_token", option_token)
@@ -584,16 +588,22 @@ class Generator(Statements):
         return yes_no(node, self.rules)
 
     def _leaf(self, name: str) -> bool:
-        """Whether define `name` is small and calls no define (nor shows a structure, whose
-        record's text might): its body is then written where it is called, which can tell
-        nothing apart but the time it takes."""
+        """Whether define `name` is small and calls no define but leaves (nor
+        shows a structure, whose record's text might): its body is then written where it is
+        called, which can tell nothing apart but the time it takes."""
         leaf = self._leaves.get(name)
         if leaf is None:
+            self._leaves[name] = False  # a define that calls itself is no leaf
             nodes = list(A.walk(self.rules.defines[name].body))
             leaf = self._leaves[name] = len(nodes) <= _INLINE_NODES and not any(
                 n.kind in ("template", "record_lit") or n.kind == "call"
-                and n.func in self.rules.defines for n in nodes)
+                and n.func in self.rules.defines and not self._inner_leaf(n.func)
+                for n in nodes)
         return leaf
+
+    def _inner_leaf(self, name: str) -> bool:
+        """Whether a call of define `name` may be written out inside a leaf."""
+        return name not in self.rules.modifiers and self._leaf(name)
 
     def _loops(self, name: str) -> bool:
         """Whether define `name` can be remembered and loops over values: a call of it with
@@ -1455,7 +1465,7 @@ class Generator(Statements):
                         f"{deeper})")
             elif self._leaf(name):
                 written = [self._written(a, sc) for a in node.args] \
-                    if fn.fixed and self._loops(name) else [_MISSING]
+                    if (fn.fixed or fn.listing) and self._loops(name) else [_MISSING]
                 if _MISSING in written:
                     return self._inlined(decl, args, at, fn, sc)
                 # in a define of parameters (called for many values of them), a call whose
@@ -1573,7 +1583,7 @@ _SPILL_BLOCKS = 14
 _SPILL_INDENT = 60
 _LEAVES = frozenset({"int", "str", "bool", "none", "name"})
 _TEXT_STEP = 64  # characters of a text charged one step (``Evaluator.text``)
-_INLINE_NODES = 24  # a define this small (in syntax nodes) is written where it is called
+_INLINE_NODES = 60  # a define this small (in syntax nodes) is written where it is called
 _LOOPING = ("list_comp", "aggregate", "quantifier", "sole", "sort")  # expressions over values
 
 # Built-in values read from the state: name -> code (with `{st}` the state).

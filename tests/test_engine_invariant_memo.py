@@ -16,9 +16,9 @@ global pile: list of int = [1, 2]
 global marks: list of int = [5, 5]
 global moves: int = 0
 define counted(xs) = sum(x for x in xs)
-define five() = 5
-# (each calls another define: it is called, not written out where it is used)
-define piled() = counted(pile)
+define five() = size("{12345}")
+# (each makes a text: it is called, not written out where it is used)
+define piled() = counted(pile) * size("{1}")
 define marked() = count(x in marks where x == five())
 invariant small "the pile holds at most 10": piled() <= 10
 invariant marked_twice "two marks": marked() == 2
@@ -56,7 +56,8 @@ def test_a_value_whose_reads_did_not_change_is_kept_and_one_whose_reads_did_is_n
     assert {"marked", "piled"} <= kept(game)
     remembered = dict(game._remembered)
     game.apply("grow")  # the pile changed: `piled` is worked out anew, `marked` kept
-    assert game._still_holding({"pile"}).keys() == {k for k in remembered if k[0] == "marked"}
+    assert game._still_holding({"pile"}).keys() == {k for k in remembered
+                                                    if k[0] in ("marked", "five")}
     assert game._remembered[("marked",)] == remembered[("marked",)]
     with pytest.raises(DiagnosticError) as err:
         game.apply("burst")
