@@ -234,24 +234,28 @@ class Function:
                 self.lines.append(f"{_READ_HERE}{self.depth} {where} {name} {local}")
         return local
 
-    def steps(self, n: str, node: str) -> None:
+    def steps(self, n: str, node: str, check: bool = True) -> None:
         """Charge `n` steps (`Evaluator.tick`, written out). The first charges of a loop's
         body, made on every turn of the loop before anything but guards (`Fold`), are added
-        to the loop's own charge instead."""
+        to the loop's own charge instead. Without `check`, the budget is not looked at here:
+        code that can neither loop nor call (a statement run once, a define written out) is
+        charged, and the next turn of a loop, call or decision looks."""
         fold = self.fold
         if fold is not None:
             if n.isdigit() and fold.at_start(self):
                 fold.owed += int(n)
                 return
             self.fold = None  # the body's first charges are behind it
-        self.charge(n, node)
+        self.charge(n, node, check)
 
-    def charge(self, n: str, node: str) -> None:
-        for line in self.charge_lines(n, node):
+    def charge(self, n: str, node: str, check: bool = True) -> None:
+        for line in self.charge_lines(n, node, check):
             self.emit(line)
 
-    def charge_lines(self, n: str, node: str) -> list[str]:
+    def charge_lines(self, n: str, node: str, check: bool = True) -> list[str]:
         st = self.use("st")
+        if not check:
+            return [f"{st}.steps += {n}"]
         return [f"{st}.steps += {n}", f"if {st}.steps >= m.next_check: m.steps_checked({node})"]
 
     def guard(self, line: str) -> None:
@@ -344,6 +348,7 @@ class Generator(Statements):
         self.routines: list = []  # every routine, by number (saved frames name them)
         self.decisions: list = []  # every `choose` and `compose`, by number (saved options)
         self._const_names: dict[int, str] = {}
+        self._ranges: dict[tuple[int, int], str] = {}  # `const_range`
         self._kept: list = []  # the constants, kept alive so that their ids stay theirs
         self._pending: list[tuple[str, str, object]] = []  # (name, source, stub or None)
         self._count = 0
@@ -384,6 +389,13 @@ class Generator(Statements):
             name = self._const_names[id(value)] = f"k{len(self._kept)}"
             self._kept.append(value)
             self.ns[name] = value
+        return name
+
+    def const_range(self, start: int, stop: int) -> str:
+        """A module constant holding `range(start, stop)` (made once, not on every turn)."""
+        name = self._ranges.get((start, stop))
+        if name is None:
+            name = self._ranges[(start, stop)] = self.const(range(start, stop))
         return name
 
     def _fresh(self, prefix: str) -> str:
@@ -631,7 +643,7 @@ class Generator(Statements):
         steps charged, its parameters the arguments' values."""
         deep = fn.use("DEEP") if fn.depth_fixed else f"{fn.calls} >= m.limits.max_depth"
         fn.guard(f"if {deep}: m.too_deep({self.const(decl)}, {at})")
-        fn.steps(str(DEFINE_CALL_STEPS), at)
+        fn.steps(str(DEFINE_CALL_STEPS), at, check=False)  # written out: it cannot call itself
         inner = Names(dict(zip(decl.params, args)), frozenset())
         return self.ex(decl.body, fn, inner)
 
@@ -1290,7 +1302,7 @@ class Generator(Statements):
             bounds = _literal_int(lo), _literal_int(hi)
             if None not in bounds and 0 <= bounds[1] - bounds[0] < 64:  # known as written
                 # the steps of making it are charged with those of walking it (`loops`)
-                fn.emit(f"{it} = range({bounds[0]}, {bounds[1] + 1})")
+                fn.emit(f"{it} = {self.const_range(bounds[0], bounds[1] + 1)}")
                 fn.sizes[it] = bounds[1] - bounds[0] + 1
                 fn.starts[it] = bounds[0]
                 return it, True

@@ -45,6 +45,9 @@ _GO_ON = frozenset({
     "let", "set", "change", "move", "add", "remove", "shuffle", "log", "require", "reveal",
     "hide", "rotate", "move_pieces", "slide",
 })
+# Statements that neither loop nor call a procedure themselves (what they work out loops and
+# calls with charges of its own): their own step is charged, the budget looked at later.
+_RUN_ONCE = _GO_ON | {"if", "match_stmt", "stop"}
 # Statements written out whole when what they hold is too; the others are resumable.
 _SIMPLE = _GO_ON | {"stop", "pass", "end_game"}
 _COMPOUND = frozenset({
@@ -210,8 +213,8 @@ class Statements(Routines):
     def statement(self, s, fn, ctx: _Block, tick: int = 1) -> None:
         at = self.const(s)
         fn.emit(f"at = {at}")
-        if tick:
-            fn.steps(str(tick), "at")
+        if tick:  # one that runs once and calls nothing charges without looking at the budget
+            fn.steps(str(tick), "at", check=s.kind not in _RUN_ONCE)
         resumable, ctx.resumable = ctx.resumable, False  # written out whole
         try:
             getattr(self, "st_" + s.kind)(s, fn, ctx, at)

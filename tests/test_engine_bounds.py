@@ -140,3 +140,28 @@ def test_too_many_options_from_lists_are_refused_whether_one_list_or_combination
                  "    choose players[1] { option x for i in xs, j in xs { } }\n}\n")
     assert (one.code, one.line) == ("E0303", 7) and (two.code, two.line) == ("E0303", 7)
     assert "more than 5000 options" in one.message
+
+
+def test_recursion_that_branches_is_stopped_by_the_budget_where_it_calls():
+    """A statement that neither loops nor calls is charged without the budget being looked at
+    (`Function.steps(check=False)`): a call, a turn of a loop or a decision looks. A procedure
+    or a define calling itself twice per call, 2^60 calls within the depth allowed, still ends."""
+    d = _error("global n: int\nprocedure grow(k) {\n    increase n by 1\n    if k < 60 {\n"
+               "        do grow(k + 1)\n        do grow(k + 1)\n    }\n}\nplay { do grow(1) }\n",
+               Limits(max_steps=20_000))
+    assert d.code == "E0301" and d.line in (9, 10)  # one of the calls
+    d = _error("define fan(k) = if k >= 60 then 1 else fan(k + 1) + fan(k + 1)\n"
+               "global n: int\nplay { set n = fan(1) }\n", Limits(max_steps=20_000))
+    assert d.code == "E0301" and d.line == 4
+
+
+def test_straight_code_is_charged_its_steps_all_the_same():
+    """Each statement and each define written out where it is called costs its steps, looked
+    at by the budget or not."""
+    text = header("1") + ("global n: int\ndefine twice(x) = x * 2\nplay {\n"
+                          + "    set n = twice(n) + 1\n" * 5 + "}\n")
+    from engine_helpers import game_of as made
+    g = made(text, players=1)
+    plain = made(header("1") + "global n: int\nplay {\n}\n", players=1)
+    assert g.state.globals["n"] == 31
+    assert g.state.steps - plain.state.steps == 5 * (1 + 2)  # a statement, a define's call
