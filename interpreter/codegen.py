@@ -124,6 +124,10 @@ class Function:
         # A grid read whose cells are read at indices known from 1 up: the most row and column
         # read (`r4_in` then says, once, that every such cell is inside it).
         self.reaches: dict[str, tuple[int, int]] = {}
+        # The number of a loop over a range (a grid's row, as it may be): where its turn starts, to work out there where a row of a grid read before the loop begins
+        # (`row_bases`, by grid and number), once for every cell the inner loops index.
+        self.row_marks: dict[str, tuple[tuple[int, int], list[str]]] = {}
+        self.row_bases: dict[tuple[str, str], str] = {}
         self.fold: Fold | None = None  # the body of a loop being written (its first charge)
         # Locals no line of the function sets (a define's parameters), and for those compared
         # with `==`, the flag worked out once at its start: the value is equal to itself alone.
@@ -929,7 +933,7 @@ class Generator(Statements):
                               f"{self._from_one(fn, c)}{c} <= {columns}"]
                 fn.emit(f"if {' and '.join(numbers + within)}:")
                 with fn.indent():
-                    fn.emit(f"{t} = {cells}[({r} - 1) * {columns} + {c} - 1]")
+                    fn.emit(f"{t} = {cells}[{self._cell_position(fn, read, r, c)}]")
             else:
                 inside, position = fn.grid_cell(o, r, c)
                 fn.emit(f"if {inside}:")
@@ -953,6 +957,23 @@ class Generator(Statements):
         with fn.indent():
             fn.emit(f"{t} = m.index({o}, [{', '.join(idx)}], {at}, {table!r})")
         return t
+
+    @staticmethod
+    def _cell_position(fn, read: str, r: str, c: str) -> str:
+        """Where cell [r, c] of the grid read into `read` is in its cells: from the start of
+        row `r` worked out once per turn of its loop when `r` and `c` are the numbers of two
+        loops over ranges, the loop of `c` inside that of `r`."""
+        rows, columns, cells = fn.grid_facts(read)
+        mark, inner = fn.row_marks.get(r), fn.row_marks.get(c)
+        if mark is None or inner is None or inner[0][0] <= mark[0][0]:
+            return f"({r} - 1) * {columns} + {c} - 1"
+        base = fn.row_bases.get((read, r))
+        if base is None:
+            base = fn.row_bases[(read, r)] = fn.tmp()
+            place, lines = mark
+            lines.append(f"{base} = ({r} - 1) * {columns} - 1")
+            fn.fill(place, lines)
+        return f"{base} + {c}"
 
     @staticmethod
     def _known_range(fn, x: str) -> tuple[int, int] | None:
@@ -1204,6 +1225,7 @@ class Generator(Statements):
         is charged for all of them as it starts: the same steps, one check. The first charges
         of the body, made on every turn, are charged with the loop's (`Fold`)."""
         inner = sc
+        marked: list[str] = []  # the numbers of loops over ranges (`row_marks`)
         later: list = []  # per loop: (its number, where its range starts) charged after it
         last = len(binds) - 1
         each = None  # the innermost loop's charge, written once its body is (`Fold`)
@@ -1243,6 +1265,9 @@ class Generator(Statements):
                     fn.charge("1", self.const(b))
                 else:  # charged as each element is visited
                     each = (fn.placeholder(), self.const(b), None, 1, None)
+            if ranged:
+                fn.row_marks[v] = (fn.placeholder(), [])
+                marked.append(v)
             inner = inner.bind(b.name, v)
         outer, fold = fn.fold, Fold(fn) if binds else None
         fn.fold = fold
@@ -1276,6 +1301,8 @@ class Generator(Statements):
             else:  # a list, charged as it starts
                 n = f"len({it})" if per == 1 else f"len({it}) * {per}"
             fn.fill(place, fn.charge_lines(n, at))
+        for v in marked:
+            del fn.row_marks[v]
         fn.depth -= opened
         for depth in range(len(binds) - 1, -1, -1):
             fn.depth -= 1

@@ -521,3 +521,28 @@ setup {
     both = next(f for f in functions if "G['other']" in f)
     # used in a branch and after it: read at the start
     assert both.index("G['other']") < both.index("if ")
+
+
+def test_a_row_of_a_grid_indexed_by_nested_loops_is_found_once_per_turn_of_the_outer_loop():
+    """`board[r, c]` with `c`'s loop inside `r`'s: where row `r` starts is worked out once per
+    turn of `r` (a grid of 3 rows by 4 columns, so that rows and columns cannot be mixed up);
+    the same cells as indexed one by one, and a grid too small is still refused."""
+    text = header() + """
+global board: grid 3 by 4 of int? = none
+global seen: list of int = []
+global rows: list of int = []
+setup {
+    for r in 1..3 { for c in 1..4 { set board[r, c] = 10 * r + c } }
+    set seen = [board[r, c] for r in 1..3, c in 1..4 where board[r, c] % 2 == 0]
+    set rows = [r for r in 1..3 where any(c in 1..4 where board[r, c] == 10 * r + 4)]
+}
+"""
+    g = game_of(text)
+    assert g.state.globals["seen"] == [12, 14, 22, 24, 32, 34]
+    assert g.state.globals["rows"] == [1, 2, 3]
+    source = "".join(rules_of(text).code.gen.sources)
+    assert " - 1) * r" in source and "_c - 1\n" in source  # a row's start, on a line of its own
+    small = text.replace("for r in 1..3 where any(c in 1..4", "for r in 1..4 where any(c in 1..4")
+    with pytest.raises(DiagnosticError) as err:
+        game_of(small)
+    assert err.value.diagnostics[0].code == "E0307"
