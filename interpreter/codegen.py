@@ -124,7 +124,8 @@ class Function:
         # A grid read whose cells are read at indices known from 1 up: the most row and column
         # read (`r4_in` then says, once, that every such cell is inside it).
         self.reaches: dict[str, tuple[int, int]] = {}
-        # The number of a loop over a range (a grid's row, as it may be): where its turn starts, to work out there where a row of a grid read before the loop begins
+        # The number of a loop over a range (a grid's row, as it may be): where its turn
+        # starts, to work out there where a row of a grid read before the loop begins
         # (`row_bases`, by grid and number), once for every cell the inner loops index.
         self.row_marks: dict[str, tuple[tuple[int, int], list[str]]] = {}
         self.row_bases: dict[tuple[str, str], str] = {}

@@ -13,9 +13,9 @@ Where a routine may wait (a decision, or a called routine, `simultaneously` or a
 may itself wait) is numbered: a *label*. There the code writes where it stands into its frame
 (`F.at`, the label; `F.v`, the positions of the loops around it, as a tuple) and returns the
 decision. Run again (``Machine.resume``), the routine starts with `rs = F.at`: every statement
-is guarded by `rs == 0` (running) or by the range of labels inside it (resuming there), so the
-code goes straight down to the place it waited at, each loop taking its position back from
-`F.v` on the way, and carries on from there with `rs = 0`.
+is guarded by `not rs` (running: `rs` is 0) or by the range of labels inside it (resuming
+there), so the code goes straight down to the place it waited at, each loop taking its
+position back from `F.v` on the way, and carries on from there with `rs = 0`.
 
 A routine's code nests Python blocks (`while`, `try`) as its statements nest; a block that
 would nest too deeply for Python becomes a routine of its own, called with the same names.
@@ -106,7 +106,7 @@ class Routines:
     # ----------------------------------------------------------------- blocks of a routine
     def _rblock(self, stmts, fn, ctx) -> None:
         """A block of a routine (`ctx`: its names, in the frame's names): a run of statements
-        that never wait is written out whole under `rs == 0`; a statement that may wait is
+        that never wait is written out whole under `not rs`; a statement that may wait is
         guarded by the labels inside it as well. The names its `let`s add go with it."""
         entry = ctx.sc.env
         reacts = bool(self.rules.reactions)
@@ -115,7 +115,7 @@ class Routines:
 
         def written_out():
             if run:
-                fn.emit("if rs == 0:")
+                fn.emit("if not rs:")
                 with fn.indent():
                     self.statements(run, fn, ctx)
                 run.clear()
@@ -144,17 +144,17 @@ class Routines:
 
     def _resumable(self, s, fn, ctx) -> None:
         """A statement that may wait (or holds blocks written in resumable form), guarded by
-        `rs == 0` or the labels inside it; its step is charged when it starts."""
+        `not rs` or the labels inside it; its step is charged when it starts."""
         at = self.const(s)
         guard = fn.placeholder()
         lo = fn.routine.next_label
         with fn.indent():
             fn.emit(f"at = {at}")
-            fn.emit("if rs == 0:")
+            fn.emit("if not rs:")
             with fn.indent():
                 fn.steps("1", "at")
             getattr(self, "st_" + s.kind)(s, fn, ctx, at)
-        fn.fill(guard, [f"if {self._resuming(fn, lo, 'rs == 0 or ')}:"])
+        fn.fill(guard, [f"if {self._resuming(fn, lo, 'not rs or ')}:"])
 
     @staticmethod
     def _resuming(fn, lo: int, before: str = "") -> str:
@@ -162,6 +162,8 @@ class Routines:
         hi = fn.routine.next_label - 1
         if hi < lo:
             return before[:-4] if before.endswith(" or ") else "False"
+        if lo == 1 and before == "not rs or ":  # from the start or any label: `rs` is never < 0
+            return f"rs <= {hi}"
         labels = f"rs == {lo}" if hi == lo else f"{lo} <= rs <= {hi}"
         return before + labels
 
@@ -221,9 +223,9 @@ class Routines:
         stack; a signal it leaves is raised here (and only here: not where the routine passes
         on its way to resume somewhere else)."""
         label = fn.routine.next_label  # where it waits (nothing `call()` writes waits here)
-        fn.emit(f"if rs == 0 or rs == {label}:")
+        fn.emit(f"if not rs or rs == {label}:")
         with fn.indent():
-            fn.emit("if rs == 0:")
+            fn.emit("if not rs:")
             with fn.indent():
                 call()
                 fn.emit("if d is not None:")

@@ -560,13 +560,13 @@ class Statements(Routines):
             lo = fn.routine.next_label
             with fn.indent():
                 self._rbody(stmts, fn, ctx.child())
-            fn.fill(guard, [f"{branch} {self._resuming(fn, lo, f'rs == 0 and {k} == {key} or ')}:"])
+            fn.fill(guard, [f"{branch} {self._resuming(fn, lo, f'not rs and {k} == {key} or ')}:"])
             branch = "elif"
 
     def st_if(self, s, fn, ctx, at):
         if ctx.resumable:
             k = fn.tmp()
-            fn.emit("if rs == 0:")
+            fn.emit("if not rs:")
             with fn.indent():
                 self._first_that_holds(s, fn, ctx, lambda j: fn.emit(f"{k} = {j}"))
             self._branches(fn, ctx, k, [(j, b.body) for j, b in enumerate(s.branches)]
@@ -615,7 +615,7 @@ class Statements(Routines):
 
         if ctx.resumable:
             k = fn.tmp()
-            fn.emit("if rs == 0:")
+            fn.emit("if not rs:")
             with fn.indent():
                 arm(lambda j: fn.emit(f"{k} = {j}"))
             self._branches(fn, ctx, k, [(j, a.body) for j, a in enumerate(s.arms)])
@@ -635,7 +635,7 @@ class Statements(Routines):
         bindings `bound` replace, `kept`), set by `start()` when it starts, or taken back from
         the frame when the routine resumes inside it."""
         self.open(fn, kinds + tuple("value" for x in kept if x), names + [x for x in kept if x])
-        fn.emit("if rs == 0:")
+        fn.emit("if not rs:")
         with fn.indent():
             start()
             for n, x in zip(bound, kept):
@@ -663,7 +663,7 @@ class Statements(Routines):
         with fn.indent(block=True):
             fn.emit("while True:")
             with fn.indent(block=True):
-                fn.emit("if rs == 0:")
+                fn.emit("if not rs:")
                 with fn.indent():
                     head()
                 self._rbody(body, fn, ctx.child(names))
@@ -797,7 +797,7 @@ class Statements(Routines):
         ok = fn.tmp()  # whether it runs (resumable: it did, when the routine resumes in it)
         if ctx.resumable:
             fn.emit(f"{ok} = rs != 0")
-            fn.emit("if rs == 0:")
+            fn.emit("if not rs:")
             fn.depth += 1
         fn.emit(f"{ok} = {self._test(s.when, fn, ctx)}")
         if ctx.resumable:
@@ -917,7 +917,7 @@ class Statements(Routines):
         with fn.indent(block=True):
             fn.emit("while True:")
             with fn.indent(block=True):
-                fn.emit("if rs == 0:")
+                fn.emit("if not rs:")
                 with fn.indent():
                     head()
                 fn.emit("try:")
@@ -986,7 +986,7 @@ class Statements(Routines):
             return
         # the handlers run in turn, any of them may wait: the values they are given are kept
         values = self.open(fn, tuple("value" for _ in s.args))
-        fn.emit("if rs == 0:")
+        fn.emit("if not rs:")
         with fn.indent():
             for v, a in zip(values, s.args):
                 fn.emit(f"{v} = {self.value(a, fn, ctx)}")
@@ -1089,7 +1089,7 @@ class Statements(Routines):
         label = fn.routine.next_label  # where it waits
         # asked again with nothing to choose (a `given` changed the state): asked anew
         fn.emit(f"if rs == {label} and F.chosen is None: rs = 0")
-        fn.emit("if rs == 0:")
+        fn.emit("if not rs:")
         with fn.indent():
             if again:
                 fn.steps("1", at)  # each time it is asked
