@@ -106,6 +106,9 @@ class Function:
         # types need no test: numbers (a literal, a count, a size, a difference, a number of a
         # range), players (an element of the players), the list of the players.
         self.ints: set[str] = set()
+        # Of those, numbers known to be 0 or more (a size, a count, sums and products of such):
+        # only the upper bound on numbers can be passed.
+        self.naturals: set[str] = set()
         self.seats: set[str] = set()
         self.routine = None  # a routine being written (``routines.RoutineCode``)
         # Runs only once the state is set up: every state variable of the rules is there
@@ -205,7 +208,19 @@ class Function:
 
     def numbers_within(self, t: str) -> str:
         """The test that number `t` is within the bounds on numbers (`Limits.max_number`)."""
+        if self.natural(t):
+            return f"{t} <= {self.use('MAXN')}"
         return f"{self.use('MINN')} <= {t} <= {self.use('MAXN')}"
+
+    def natural(self, x: str) -> bool:
+        """Whether `x` holds a number known to be 0 or more (`naturals`, a literal, a number of
+        a range from 0 up)."""
+        if x in self.naturals:
+            return True
+        low = _literal_int(x)
+        if low is None:
+            low = self.bounds.get(x, (None,))[0]
+        return low is not None and low >= 0
 
     def read_lines(self, where: str, name: str, local: str) -> list[str]:
         lines = [f"{local} = {where}[{name!r}]" if self.settled
@@ -1056,6 +1071,8 @@ class Generator(Statements):
             fn.ints.add(literal)
             return literal
         if op in ("+", "-", "*"):
+            if ints == "True" and op != "-" and fn.natural(a) and fn.natural(b):
+                fn.naturals.add(t)
             if ints == "True":
                 fn.emit(f"{t} = {a} {op} {b}")
                 fn.emit(f"if not {fn.numbers_within(t)}: {t} = {slow}")  # raises
@@ -1166,6 +1183,8 @@ class Generator(Statements):
             fn.emit(f"{t} = {b}")
         if a in fn.ints and b in fn.ints:
             fn.ints.add(t)  # a number either way
+            if fn.natural(a) and fn.natural(b):
+                fn.naturals.add(t)
         if not known:
             fn.emit("else:")
             with fn.indent():
@@ -1383,11 +1402,13 @@ class Generator(Statements):
         total, n, bad, at = fn.tmp(), fn.tmp(), None, self.const(node)
         fn.emit(f"{total} = {n} = 0")
         start = len(fn.lines)
+        natural = True  # every value added is 0 or more: so is the total
 
         def add(inner):
-            nonlocal bad
+            nonlocal bad, natural
             v = self.ex(node.element, fn, inner)
             fn.emit(f"{n} += 1")
+            natural = natural and fn.natural(v)
             if v in fn.ints:
                 fn.emit(f"{total} += {v}")
                 return
@@ -1401,6 +1422,8 @@ class Generator(Statements):
         fn.steps(n, at)
         if bad is not None:
             fn.emit(f"if {bad} is not _M: m.not_numbers('sum', {bad}, {at})")
+        if natural and bad is None:
+            fn.naturals.add(total)
         fn.emit(f"if not {fn.numbers_within(total)}: m.num({total}, {at})")
         fn.ints.add(total)
         return total
@@ -1412,6 +1435,7 @@ class Generator(Statements):
             fn.emit(f"{t} = 0")
             self.loops(fn, sc, binds, node.where, lambda inner: fn.emit(f"{t} += 1"))
             fn.ints.add(t)
+            fn.naturals.add(t)
             return t
         if func == "filter":
             fn.emit(f"{t} = []")
@@ -1554,6 +1578,7 @@ class Generator(Statements):
             fn.emit("except TypeError:")
             fn.emit(f"    {t} = {call}")
             fn.ints.add(t)
+            fn.naturals.add(t)  # a size is never less than 0
         else:
             fn.emit(f"{t} = {call}")
         return t

@@ -165,3 +165,20 @@ def test_straight_code_is_charged_its_steps_all_the_same():
     plain = made(header("1") + "global n: int\nplay {\n}\n", players=1)
     assert g.state.globals["n"] == 31
     assert g.state.steps - plain.state.steps == 5 * (1 + 2)  # a statement, a define's call
+
+
+def test_sums_of_sizes_and_counts_are_held_to_the_upper_bound():
+    """A sum of sizes and counts (0 or more) is tested against the upper bound alone
+    (`Function.naturals`); it is refused past it as any number is, and a difference still
+    against both bounds."""
+    lists = "global xs: list of int = [1, 2, 3, 4, 5, 6]\nglobal n: int\n"
+    small = Limits(max_number=10)
+    d = _error(lists + "play { set n = size(xs) + count(x in xs where x > 0) }\n", small)
+    assert d.code == "E0304" and d.line == 6
+    d = _error(lists + "play { set n = sum(size(xs) for x in xs) }\n", small)
+    assert d.code == "E0304" and d.line == 6
+    d = _error(lists + "play { set n = 0 - size(xs) - size(xs) }\n", small)
+    assert d.code == "E0304" and d.line == 6
+    g = game_of(header("1") + lists + "play { set n = size(xs) + count(x in xs where x > 3) }\n",
+                players=1, limits=small)
+    assert g.state.globals["n"] == 9
