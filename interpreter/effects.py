@@ -137,7 +137,8 @@ class Effects:
                 self.touched.add(key[1])
             if decl is not None and decl.stacked:
                 st.changed_at[key] = st.clock
-            if key in st.reveals_until_changed:  # `reveal x until changed`: its value is gone
+            if st.reveals_until_changed and key in st.reveals_until_changed:
+                # `reveal x until changed`: its value is gone
                 st.reveals_until_changed.discard(key)
                 st.reveals.pop(key, None)
         self.dirty = True

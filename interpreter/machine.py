@@ -148,8 +148,9 @@ class Machine(Evaluator, Effects):
     def finish(self) -> None:
         st = self.state
         st.winners = self.decide_winners()
-        names = ", ".join(show(p) for p in st.winners) or "nobody"
-        self.log(f"Game over. Winner: {names}", kind="end")
+        if self.keeps_log:  # (a game that keeps no log writes no line: docs/engine.md, The log)
+            names = ", ".join(show(p) for p in st.winners) or "nobody"
+            self.log(f"Game over. Winner: {names}", kind="end")
 
     # ------------------------------------------------------------------------- game start
     def initialise(self) -> None:

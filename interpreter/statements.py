@@ -327,7 +327,8 @@ class Statements(Routines):
         fn.emit(f"{old} = {holder}[{name!r}]")
         fn.emit(f"if not {_same(fn, old, v)}:")
         fn.emit(f"    {holder}[{name!r}] = {v}")
-        fn.emit(f"    m.changed({key}, {self.const(decl)})")
+        # (the declaration matters to `changed` only when the variable is `stacked`)
+        fn.emit(f"    m.changed({key}, {self.const(decl) if decl.stacked else None})")
 
     def _clamped(self, decl, v: str, env: str, fn) -> str:
         """`v` within the bounds a state variable declares (`at least`, `at most`)."""
