@@ -1292,6 +1292,7 @@ class Generator(Statements):
         outer, fold = fn.fold, Fold(fn) if binds else None
         fn.fold = fold
         opened = 0
+        turn = len(fn.lines)  # where the innermost loop's turn starts
         if where is not None:
             w = self.ex(where, fn, inner)
             if binds and self.yes_no(where):
@@ -1311,6 +1312,11 @@ class Generator(Statements):
         body(inner)
         fn.fold = outer
         owed = fold.owed if fold is not None else 0  # steps made first on every turn
+        # The innermost loop over a range written as numbers (at most 64 turns) with no loop
+        # in its turn charges its steps without looking at the budget: the loop or call
+        # around it looks (each turn is straight code, or calls that look themselves).
+        short = bool(binds) and fn.sizes.get(it) is not None and not any(
+            line.lstrip().startswith(("for ", "while ")) for line in fn.lines[turn:])
         if each is not None:
             place, at, size, per, it = each
             per += owed
@@ -1320,7 +1326,7 @@ class Generator(Statements):
                 n = str(per)
             else:  # a list, charged as it starts
                 n = f"len({it})" if per == 1 else f"len({it}) * {per}"
-            fn.fill(place, fn.charge_lines(n, at))
+            fn.fill(place, fn.charge_lines(n, at, check=not (short and size)))
         for v in marked:
             del fn.row_marks[v]
         fn.depth -= opened
@@ -1330,11 +1336,12 @@ class Generator(Statements):
             if later[depth] is not None:  # making the range, and each element visited
                 v, start, size, at = later[depth]
                 per = 1 + owed if depth == last else 1
+                check = not (short and depth == last)
                 if per == 1:  # size + (v - start + 1), as one subtraction
                     k = start - size - 1
-                    fn.charge(f"{v} - {k}" if k else v, at)
+                    fn.charge(f"{v} - {k}" if k else v, at, check)
                 else:
-                    fn.charge(f"{size} + ({v} - {start - 1}) * {per}", at)
+                    fn.charge(f"{size} + ({v} - {start - 1}) * {per}", at, check)
             if flag is not None and depth > 0:
                 fn.emit(f"if {flag}: break")
 

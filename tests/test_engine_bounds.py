@@ -182,3 +182,16 @@ def test_sums_of_sizes_and_counts_are_held_to_the_upper_bound():
     g = game_of(header("1") + lists + "play { set n = size(xs) + count(x in xs where x > 3) }\n",
                 players=1, limits=small)
     assert g.state.globals["n"] == 9
+
+
+def test_short_loops_without_a_check_of_their_own_are_still_stopped_by_the_loop_around():
+    """The innermost loop over a range written as numbers (64 turns at most), with no loop in
+    it, charges its steps without looking at the budget: the loop around looks."""
+    d = _error("global n: int\nplay {\n    while true {\n"
+               "        set n = count(i in 1..60 where all(j in 1..60 where i + j > 1))\n"
+               "    }\n}\n", Limits(max_steps=50_000))
+    assert d.code == "E0301" and d.line == 6  # the `while`
+    steady = game_of(header("1") + "global n: int\nplay {\n"
+                     "    set n = count(i in 1..60 where all(j in 1..60 where i + j > 2))\n}\n",
+                     players=1)
+    assert steady.state.globals["n"] == 59  # i = 1 fails with j = 1
