@@ -236,10 +236,11 @@ class Game:
         """Make the pending decision. An illegal one raises IllegalDecision; nothing changes."""
         if self.error is not None:
             raise DiagnosticError([self.error], self.rules.sources)
-        if player is not None and self.pending is not None and player != self.pending.player.seat:
+        pending = self.pending
+        if player is not None and pending is not None and player != pending.player.seat:
             self.asking(player).resolve(option)  # refused on a copy: this game stays as it is
             self._ask_first(player)
-        pending = self.pending
+            pending = self.pending
         oid = option if pending is not None and type(option) is str and pending.has(option) \
             else self.resolve(option)
         seat = pending.player.seat

@@ -315,7 +315,10 @@ class Machine(Evaluator, Effects):
         """The legal options of `codes` (a `choose`'s, or a `compose` step's), listed as the
         rules make them (``flow.Decision``), while the state stands still (`standing_still`)."""
         out: list[tuple] = []
-        self.standing_still(self._enumerate, codes, env, out, set())
+        if len(codes) == 1:  # (one option: its listing called at once)
+            self.standing_still(codes[0].enumerate, self, env, out, set())
+        else:
+            self.standing_still(self._enumerate, codes, env, out, set())
         return out
 
     def _enumerate(self, codes, env, out: list, seen: set) -> None:
