@@ -620,9 +620,9 @@ class Generator(Statements):
         return yes_no(node, self.rules)
 
     def _leaf(self, name: str) -> bool:
-        """Whether define `name` is small and calls no define but leaves (nor
-        shows a structure, whose record's text might): its body is then written where it is
-        called, which can tell nothing apart but the time it takes."""
+        """Whether define `name` is small and calls no define but leaves (nor shows a structure,
+        whose record's text might): its body is then written where it is called, which can
+        tell nothing apart but the time it takes."""
         leaf = self._leaves.get(name)
         if leaf is None:
             self._leaves[name] = False  # a define that calls itself is no leaf
@@ -1326,7 +1326,7 @@ class Generator(Statements):
                 n = str(per)
             else:  # a list, charged as it starts
                 n = f"len({it})" if per == 1 else f"len({it}) * {per}"
-            fn.fill(place, fn.charge_lines(n, at, check=not (short and size)))
+            fn.fill(place, fn.charge_lines(n, at, check=not short))
         for v in marked:
             del fn.row_marks[v]
         fn.depth -= opened
