@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..validator.diagnostics import Diagnostic, DiagnosticError
-from .game import Game
+from .game import AnsweredAtOnce, Game
 from .rng import Rng
 from .view import view
 
@@ -143,28 +143,42 @@ def _picker(agent):
 def play_out(game: Game, agents: dict[int, Agent], max_decisions: int = 1_000_000) -> Outcome:
     """Drive a game to its end with agents (one per seat). Rule errors propagate as
     DiagnosticError; the game keeps its diagnostic in `game.error`."""
-    made = 0
     # how each seat's agent is asked (`pick` or `decide`), looked up once
     asked = {seat: (not getattr(agent, "person", False), getattr(agent, "reads_labels", True),
                     None if hasattr(agent, "choose") or isinstance(agent, NeedsView)
                     else agent.decide, _picker(agent))
              for seat, agent in agents.items()}
-    while (pending := game.pending) is not None:
-        if made >= max_decisions:
-            raise DiagnosticError([Diagnostic(
-                "E0301", f"the game went on for more than {max_decisions:,} decisions",
-                hint="check that the game's end condition can be reached")])
-        seat = pending.player.seat
-        bots, labels, plain, pick = asked[seat]
-        if pick is not None:  # the options a bot chooses among (`legal_options`), by position
-            choice = pending.forward_id(pick(pending.forward_count()))
-        else:
-            options = game.legal_options(bots=bots, labels=labels)
-            choice = plain(None, options) if plain is not None \
-                else decide(agents[seat], game, seat, options)
-        game.apply(choice, seat)
-        made += 1
-    return Outcome(game, made)
+    picks = {seat: how[3] for seat, how in asked.items()}
+    at_once = None
+    if not game.audit_reveals and None not in picks.values() \
+            and all(s.seat in picks for s in game.state.seats if s.automaton is None):
+        # every seat's bot picks by position: each decision is answered where it is asked,
+        # but for those that wait all the same (the first, automata's, ...), answered below
+        at_once = AnsweredAtOnce(game, picks, max_decisions)
+    waited = 0
+    game.machine.answer_now = at_once
+    try:
+        while (pending := game.pending) is not None:
+            made = waited + (at_once.made if at_once is not None else 0)
+            if made >= max_decisions:
+                raise DiagnosticError([Diagnostic(
+                    "E0301", f"the game went on for more than {max_decisions:,} decisions",
+                    hint="check that the game's end condition can be reached")])
+            seat = pending.player.seat
+            bots, labels, plain, pick = asked[seat]
+            if pick is not None:  # the options a bot chooses among (`legal_options`), by position
+                choice = pending.forward_id(pick(pending.forward_count()))
+            else:
+                options = game.legal_options(bots=bots, labels=labels)
+                choice = plain(None, options) if plain is not None \
+                    else decide(agents[seat], game, seat, options)
+            waited += 1
+            if at_once is not None:  # (this decision counts against the limit too)
+                at_once.limit = max_decisions - waited
+            game.apply(choice, seat)
+    finally:
+        game.machine.answer_now = None
+    return Outcome(game, waited + (at_once.made if at_once is not None else 0))
 
 
 class NeedsView:

@@ -18,7 +18,7 @@ from .errors import IllegalDecision, RuleError, to_diagnostic
 from .evaluator import truth
 from .explain import explain
 from .flow import RoutineFrame, Signal, SimFrame
-from .machine import CONTROL_SIGNALS, RECOMPUTE, Decision, Machine
+from .machine import CONTROL_SIGNALS, RECOMPUTE, Decision, Machine, statement_of
 from .rng import Rng
 from .rules import Rules
 from .snapshot import BadSnapshot, copy_machine, read_game, write_game
@@ -42,6 +42,45 @@ MAX_OPTION_ID = 10_000       # characters in one saved option id
 INVARIANT_MODES = ("changed", "every", "turn")
 UNDO_DEPTH = 32              # decisions a game can take back without replaying (`undo`)
 MAX_REMEMBERED = 10_000      # define values kept from one check of the invariants to the next
+
+
+class AnsweredAtOnce:
+    """Bots that choose by position (`picks`: seat -> pick(count) -> position) answer each
+    decision where the rules ask it (``Machine.answer_now``): the routine that asks goes on
+    without waiting, as if `Game.apply` had been called with the pick, which is what happens to
+    the game (the step charged for asking, `pending_player`, the invariants, the history, the
+    decision counted and logged). A decision is left to wait (False) when it is not the game's
+    own stack asking (a part of `simultaneously`, a `given`), when an automaton decides, or
+    once `limit` decisions were answered: then `play_out` answers it as any other."""
+
+    __slots__ = ("game", "picks", "limit", "made")
+
+    def __init__(self, game: "Game", picks: dict, limit: int):
+        self.game, self.picks, self.limit, self.made = game, picks, limit, 0
+
+    def __call__(self, decision: Decision, stack: list, frame: RoutineFrame, label: int) -> bool:
+        game = self.game
+        machine = game.machine
+        player = decision.player
+        if stack is not machine.stack or player.automaton is not None \
+                or self.made >= self.limit:
+            return False
+        frame.at = label  # where it is asked, as when it waits (`statement_of` blames it)
+        st = machine.state
+        st.steps += machine.limits.decision_steps  # as `Machine.run` charges a decision
+        if st.steps >= machine.next_check:
+            machine.steps_checked(statement_of(frame))
+        machine.pending_player = player
+        if game.rules.code.invariants:
+            game._check_invariants(decision)
+        seat = player.seat
+        oid = decision.forward_id(self.picks[seat](decision.forward_count()))
+        game.history.append({"player": seat, "option": oid})
+        game.revealed.append(None)
+        frame.decision = decision
+        frame.receive(machine, stack, oid)
+        self.made += 1
+        return True
 
 
 class Game:
@@ -131,13 +170,16 @@ class Game:
         if self.rules.code.invariants:
             self._check_invariants()
 
-    def _check_invariants(self) -> None:
+    def _check_invariants(self, pending: Decision | None = None) -> None:
         """The invariants hold from the end of setup on (a setup that asks a question midway
-        has dealt only part of the game). Called only when the rules have invariants."""
+        has dealt only part of the game). Called only when the rules have invariants, once the
+        flow has come to `pending` (by default the game's pending decision)."""
         machine = self.machine
         if not machine.set_up:
             return
-        if self.invariants == "turn" and self.pending is not None \
+        if pending is None:
+            pending = self.pending
+        if self.invariants == "turn" and pending is not None \
                 and machine.state.turns == self._checked_turn:
             return  # still in the turn checked last: wait for its end
         self._checked_turn = machine.state.turns

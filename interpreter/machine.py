@@ -34,6 +34,10 @@ class Machine(Evaluator, Effects):
         # False: the game keeps no log (simulations, search rollouts): no line is written, and
         # the label of a decision taken is not worked out (docs/engine.md, The log).
         self.keeps_log = True
+        # Bots that pick by position, answering each decision where the rules ask it, so that
+        # the routine asking goes on without waiting (``game.AnsweredAtOnce``); None: every
+        # decision waits, to be answered by `resume`.
+        self.answer_now = None
 
     # --------------------------------------------------------------------------- running
     def start(self) -> Decision | None:

@@ -1102,11 +1102,14 @@ class Statements(Routines):
                 fn.emit(f"    {k} = -2")
                 for x in [chooser] + [x for x in kept if x]:
                     fn.emit(f"    {x} = None")
+            # bots that pick by position answer at once, where it is asked (``Game.answer_now``)
+            fn.emit(f"elif m.answer_now is not None and m.answer_now(d, S, F, {label}):")
+            fn.emit(f"    rs = {label}")
             fn.emit("else:")
             with fn.indent():
                 fn.emit("F.decision = d")
                 self.wait(fn, code, s, ctx.sc.env, label)
-        fn.emit(f"elif rs == {label}:")
+        fn.emit(f"if rs == {label}:")
         with fn.indent():
             fn.emit("rs = 0")
             # the option taken (``Decision.entry``): its id, its code (None: the engine's
@@ -1163,7 +1166,7 @@ class Statements(Routines):
         lines = [f"{'el' if i else ''}if {lo} <= rs <= {hi}: {k} = {key}"
                  for i, (key, lo, hi) in enumerate(r for r in ranges if r[2] >= r[1])]
         if lines:
-            fn.fill(resume, ["else:", *["    " + x for x in lines + self.restored(fn)]])
+            fn.fill(resume, ["elif rs:", *["    " + x for x in lines + self.restored(fn)]])
         else:
             fn.fill(resume, [])
         self.close(fn)

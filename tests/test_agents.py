@@ -4,6 +4,8 @@ from pathlib import Path
 import pytest
 
 from rulebook import api
+from rulebook.interpreter.game import Game
+from rulebook.validator.diagnostics import DiagnosticError
 from rulebook.interpreter.agents import parse_agent
 
 DATA = Path(__file__).parent / "data"
@@ -129,25 +131,96 @@ class _ByList:
         return self.agent.decide(game_view, options)
 
 
-@pytest.mark.parametrize("ref,players", [("examples/tictactoe", 2), ("smartphone_inc", 3),
-                                         ("examples/dewdrop_garden", 2)])
-def test_bots_picking_by_position_play_the_games_they_play_when_given_the_list(ref, players):
+@pytest.mark.parametrize("ref,players,variants", [
+    ("examples/tictactoe", 2, ()), ("smartphone_inc", 3, ()), ("examples/dewdrop_garden", 2, ()),
+    ("liqueur", 3, ()), ("beverage", 4, ()), ("examples/sushi_go", 3, ()),
+    ("smartphone_inc", 1, ("steve",))])
+def test_bots_picking_by_position_play_the_games_they_play_when_given_the_list(ref, players,
+                                                                                 variants):
     # `pick(count)` takes the position among `legal_options(bots=True)`: a composed decision's
-    # start over is left out alike (Smartphone Inc. and Dewdrop Garden compose their decisions)
+    # start over is left out alike (Smartphone Inc. and Dewdrop Garden compose their decisions).
+    # Bots that all pick by position answer each decision where the rules ask it (no waiting,
+    # `AnsweredAtOnce`); one that is given the list answers it through `apply`. The games are
+    # the same: decisions, state, steps, log, invariants checked, decisions counted. Sushi Go's
+    # simultaneous picks and Steve, the automaton of Smartphone Inc.'s solo game, still wait.
     from rulebook.interpreter.agents import FirstAgent, RandomAgent
 
-    rules = api.load(ref)
-    for seed in range(3):
+    rules = api.load(ref, variants)
+    for seed in range(2):
         games = []
         for wrap in (lambda a: a, _ByList):
             game = api.new_game(rules, players, seed)
             agents = {s: wrap(RandomAgent(seed * 10 + s) if s != 2 else FirstAgent())
                       for s in range(1, players + 1)}
-            api.play_out(game, agents)
-            games.append(game)
-        picked, listed = games
+            made = api.play_out(game, agents)
+            games.append((game, made))
+        (picked, picked_made), (listed, listed_made) = games
+        assert picked.over and picked.error is None
         assert picked.history == listed.history and len(picked.history) > 5
+        assert picked_made == listed_made == len(picked.history)
         assert picked.state_written() == listed.state_written()
+        assert picked.state.log == listed.state.log and picked.state.steps == listed.state.steps
+
+
+def test_bots_picking_by_position_answer_where_asked_and_others_through_apply(monkeypatch):
+    from rulebook.interpreter.agents import RandomAgent
+
+    applied = []
+    apply = Game.apply
+    monkeypatch.setattr(Game, "apply", lambda g, o, p=None: (applied.append(o), apply(g, o, p)))
+    rules = api.load("examples/tictactoe")
+    game = api.new_game(rules, 2, 0)
+    made = api.play_out(game, {1: RandomAgent(1), 2: RandomAgent(2)})
+    assert made >= 5 and len(applied) == 1  # the first, asked before play_out began
+    applied.clear()
+    game = api.new_game(rules, 2, 0)
+    made = api.play_out(game, {1: RandomAgent(1), 2: _ByList(RandomAgent(2))})
+    assert len(applied) == made  # a bot given the list: every decision waits
+
+
+def test_bots_answering_where_asked_stop_at_the_decision_limit():
+    from rulebook.interpreter.agents import RandomAgent, play_out
+
+    rules = api.load("liqueur")
+    game = api.new_game(rules, 3, 0)
+    with pytest.raises(DiagnosticError) as err:
+        play_out(game, {s: RandomAgent(s) for s in (1, 2, 3)}, max_decisions=40)
+    assert err.value.diagnostics[0].code == "E0301" and "40" in err.value.diagnostics[0].message
+    assert len(game.history) == 40 and game.pending is not None  # stopped at the 41st, waiting
+    assert game.machine.answer_now is None  # no bot is left to answer a later `apply`
+    game.apply(game.legal_options()[0][0])
+    assert len(game.history) == 41
+
+
+def test_an_invariant_broken_between_decisions_answered_where_asked_ends_the_game(tmp_path):
+    path = tmp_path / "grow.rules"
+    path.write_text('''game "Grow" {
+    players 2
+}
+global pile: int = 0
+invariant small "the pile stays under 5": pile < 5
+play {
+    rounds {
+        for p in players {
+            turn p {
+                choose p "Move" {
+                    option grow { increase pile by 1 }
+                    option more { increase pile by 1 }
+                }
+            }
+        }
+    }
+}
+''')
+    from rulebook.interpreter.agents import RandomAgent
+
+    for mode in ("changed", "turn"):
+        game = Game(api.load(str(path)), 2, 0, invariants=mode)
+        with pytest.raises(DiagnosticError) as err:
+            api.play_out(game, {1: RandomAgent(1), 2: RandomAgent(2)})
+        assert err.value.diagnostics[0].code == "E0313"
+        assert game.error is not None and game.pending is None
+        assert game.state.globals["pile"] == 5 and len(game.history) == 5
 
 
 def test_an_agent_that_overrides_decide_is_asked_with_decide_even_if_it_inherits_pick():
