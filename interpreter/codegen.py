@@ -1235,15 +1235,17 @@ class Generator(Statements):
         return t
 
     # comprehensions
-    def loops(self, fn, sc, binds, where, body, flag: str | None = None,
+    def loops(self, fn, sc, binds, where, body, stops: bool = False,
               positions: list | None = None) -> None:
         """Loops over `binds` (each source read once per combination of the bindings before
         it, each element visited a step), skipping what fails `where`; `body(scope)` writes
-        the innermost code. With `flag`, the body may set it and `break`: every loop ends.
+        the innermost code. With `stops`, the body may `break` (one binding: the loop ends).
         With `positions`, each binding's 1-based position in its list is appended to it (None
-        for a range, whose values are numbers). A loop that visits every element (no `flag`)
+        for a range, whose values are numbers). A loop that visits every element (not `stops`)
         is charged for all of them as it starts: the same steps, one check. The first charges
         of the body, made on every turn, are charged with the loop's (`Fold`)."""
+        if stops and len(binds) > 1:  # a fault of this generator: `break` ends one loop only
+            raise RuntimeError("a loop that stops early has one binding")
         inner = sc
         marked: list[str] = []  # the numbers of loops over ranges (`row_marks`)
         later: list = []  # per loop: (its number, where its range starts) charged after it
@@ -1252,7 +1254,7 @@ class Generator(Statements):
         for depth, b in enumerate(binds):
             it, ranged = self._items(b, fn, inner)
             size = fn.sizes.get(it)  # a range known as written: making it costs its size too
-            if flag is None:
+            if not stops:
                 if depth < last:
                     fn.charge(str(2 * size) if size else f"len({it})", self.const(b))
                 else:  # per element: 2 for a range known as written (made and walked), or 1
@@ -1260,7 +1262,7 @@ class Generator(Statements):
             v = fn.tmp()
             # a range known as written, in a loop that may stop early: its steps are charged
             # once it has ended, from the number it stopped at (the same steps)
-            counted = flag is not None and size
+            counted = stops and size
             later.append((v, fn.starts[it], size, self.const(b)) if counted else None)
             if it in fn.sizes:
                 fn.bounds[v] = (fn.starts[it], fn.starts[it] + fn.sizes[it] - 1)
@@ -1280,7 +1282,7 @@ class Generator(Statements):
                 fn.emit(f"for {v} in {it}:")
             fn.depth += 1
             fn.blocks += 1
-            if flag is not None and later[-1] is None:
+            if stops and later[-1] is None:
                 if depth < last:
                     fn.charge("1", self.const(b))
                 else:  # charged as each element is visited
@@ -1342,8 +1344,6 @@ class Generator(Statements):
                     fn.charge(f"{v} - {k}" if k else v, at, check)
                 else:
                     fn.charge(f"{size} + ({v} - {start - 1}) * {per}", at, check)
-            if flag is not None and depth > 0:
-                fn.emit(f"if {flag}: break")
 
     def _items(self, b, fn, sc) -> tuple[str, bool]:
         """What binding `b` walks: a list's elements, a grid's cells, a map's keys, a range;
@@ -1355,8 +1355,9 @@ class Generator(Statements):
             lo, hi = self.ex(src.left, fn, sc), self.ex(src.right, fn, sc)
             bounds = _literal_int(lo), _literal_int(hi)
             if None not in bounds and 0 <= bounds[1] - bounds[0] < 64:  # known as written
-                # the steps of making it are charged with those of walking it (`loops`)
-                fn.emit(f"{it} = {self.const_range(bounds[0], bounds[1] + 1)}")
+                # the steps of making it are charged with those of walking it (`loops`); the
+                # loop walks the module's constant itself
+                it = self.const_range(bounds[0], bounds[1] + 1)
                 fn.sizes[it] = bounds[1] - bounds[0] + 1
                 fn.starts[it] = bounds[0]
                 return it, True
@@ -1449,23 +1450,20 @@ class Generator(Statements):
             self.loops(fn, sc, binds, node.where,
                        lambda inner: fn.emit(f"{t}.append({inner.py[node.binding.name]})"))
             return t
-        flag = fn.tmp()
-        fn.emit(f"{flag} = False")
         if func == "any":
             fn.emit(f"{t} = False")
 
             def body(inner):
-                fn.emit(f"{t} = {flag} = True")
+                fn.emit(f"{t} = True")
                 fn.emit("break")
-            self.loops(fn, sc, binds, node.where, body, flag)
+            self.loops(fn, sc, binds, node.where, body, stops=True)
         elif func == "first":
             fn.emit(f"{t} = None")
 
             def body(inner):
                 fn.emit(f"{t} = {inner.py[node.binding.name]}")
-                fn.emit(f"{flag} = True")
                 fn.emit("break")
-            self.loops(fn, sc, binds, node.where, body, flag)
+            self.loops(fn, sc, binds, node.where, body, stops=True)
         else:  # all: every element meets `where`
             fn.emit(f"{t} = True")
 
@@ -1479,9 +1477,8 @@ class Generator(Statements):
                     if not self.yes_no(node.where):
                         fn.emit(f"if {w} is not False: m.truth({w}, {self.const(node.where)})")
                     fn.emit(f"{t} = False")
-                    fn.emit(f"{flag} = True")
                     fn.emit("break")
-            self.loops(fn, sc, binds, None, body, flag)
+            self.loops(fn, sc, binds, None, body, stops=True)
         return t
 
     def _rows(self, fn, sc, binding, where, keys) -> str:
