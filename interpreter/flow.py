@@ -252,6 +252,16 @@ class Decision:
         self._picked = (k, oid)
         return oid
 
+    def forward_entry(self, k: int) -> tuple[tuple, str]:
+        """The `k`th of `forward_ids` as `entry` gives it, and its id: what a bot that picks by
+        position takes, with nothing looked up by id."""
+        if self._options is None and self.node.kind != "compose":
+            entry = self._listed[k]
+            oid = entry[0]
+            return entry, oid if oid is not None else entry[1].id_of(entry[2])
+        oid = self.forward_id(k)
+        return self.entry(oid), oid
+
     def forward_options(self) -> list[OptionInstance]:
         """The options of `forward_ids`."""
         forward = self.forward_ids()
@@ -447,9 +457,15 @@ class RoutineFrame(Frame):
         decision = self.decision
         entry = decision.entry(answer)
         self.decision = None
+        self.answered(m, decision, entry, answer, logged)
+
+    def answered(self, m, decision: "Decision", entry: tuple, oid: str,
+                 logged: bool = False) -> None:
+        """`decision` answered by the option `entry` (whose id is `oid`): counted, logged, and
+        handed to the routine (`chosen`), which goes on from where it asked."""
         m.state.decisions += 1
         if not logged and m.keeps_log:
-            m.log_decision(decision, decision.chosen(answer))
+            m.log_decision(decision, decision.chosen(oid))
         self.chosen = (entry, decision.player)
 
     def recompute(self, m):

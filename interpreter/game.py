@@ -74,11 +74,10 @@ class AnsweredAtOnce:
         if game.rules.code.invariants:
             game._check_invariants(decision)
         seat = player.seat
-        oid = decision.forward_id(self.picks[seat](decision.forward_count()))
+        entry, oid = decision.forward_entry(self.picks[seat](decision.forward_count()))
         game.history.append({"player": seat, "option": oid})
         game.revealed.append(None)
-        frame.decision = decision
-        frame.receive(machine, stack, oid)
+        frame.answered(machine, decision, entry, oid)
         self.made += 1
         return True
 
