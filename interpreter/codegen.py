@@ -1370,14 +1370,8 @@ class Generator(Statements):
                 fn.emit(f"{it} = m.binary_values({self.const(src)}, {lo}, {hi})")
             return it, True
         s = self.ex(src, fn, sc, True) if src.kind == "name" else self.ex(src, fn, sc)
-        if s in fn.seat_lists:
-            fn.emit(f"{it} = {s}")
-            fn.seat_lists.add(it)
-            return it, False
-        if s in fn.item_lists:
-            fn.emit(f"{it} = {s}")
-            fn.item_lists[it] = fn.item_lists[s]
-            return it, False
+        if s in fn.seat_lists or s in fn.item_lists:  # a list as it is: walked itself
+            return s, False
         fn.emit(f"if type({s}) is list: {it} = {s}")
         fn.emit(f"elif type({s}) is Grid: {it} = {s}.cells")
         fn.emit(f"else: {it} = m.items_of({s}, {f'`{b.name} in ...`'!r}, {at})")
