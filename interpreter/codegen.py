@@ -292,7 +292,7 @@ class Function:
         head += ["    " + line for (where, name), local in self.reads.items()
                  if local not in placed for line in self.read_lines(where, name, local)]
         head += [f"    {flag} = type({v}) not in _COMPARED" for v, flag in self.alone.items()]
-        return "\n".join([f"def {self.name}({self.params}):", *head, *lines])
+        return "\n".join([f"def {self.name}({self.params}):", *head, *_tested_at_once(lines)])
 
     def markable(self) -> bool:
         """Whether a read may be marked here (`lazy`): outside any loop, and not between a
@@ -323,6 +323,42 @@ class Function:
             lines[i] = "\n".join(indent + x for x in self.read_lines(where, name, local))
             placed.add(local)
         return lines, placed
+
+
+_SET_TEMP = re.compile(r"( *)(t\d+) = (?!\w+ = )(.+)")  # (not `t1 = t2 = 0`)
+_TEMP = re.compile(r"\bt\d+\b")
+
+
+def _tested_at_once(lines: list[str]) -> list[str]:
+    """`t = X` followed by `if not t:` (or `if t:`, `if t is False:`), where nothing else names
+    `t`, becomes `if not (X):`: the test of a `where` or a quantifier, made without the local
+    (its store and load, on every turn of the loops around it)."""
+    uses: dict[str, int] = {}
+    for line in lines:
+        for name in _TEMP.findall(line):
+            uses[name] = uses.get(name, 0) + 1
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = _SET_TEMP.fullmatch(line)
+        if m is not None and i + 1 < len(lines) and uses.get(m.group(2)) == 2:
+            indent, t, value = m.groups()
+            test = lines[i + 1]
+            for head, made in ((f"{indent}if not {t}:", f"{indent}if not ({value}):"),
+                               (f"{indent}if {t}:", f"{indent}if ({value}):"),
+                               (f"{indent}if {t} is False:", f"{indent}if ({value}) is False:")):
+                if test == head or test.startswith(head + " "):
+                    out.append(made + test[len(head):])
+                    i += 2
+                    break
+            else:
+                out.append(line)
+                i += 1
+            continue
+        out.append(line)
+        i += 1
+    return out
 
 
 class Fold:

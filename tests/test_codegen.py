@@ -546,3 +546,19 @@ setup {
     with pytest.raises(DiagnosticError) as err:
         game_of(small)
     assert err.value.diagnostics[0].code == "E0307"
+
+
+def test_a_test_of_a_local_named_nowhere_else_is_made_on_its_value():
+    from rulebook.interpreter.codegen import _tested_at_once
+
+    lines = ["    t1 = t2 is None", "    if not t1: continue",  # folded, with its body
+             "    t3 = a if b else c", "    if t3:", "        pass",  # folded, parenthesized
+             "    t4 = x == 1", "    if not t4:", "        t5 = t4",  # t4 named again: kept
+             "    t6 = t7 = 0", "    if t6:",  # a chained assignment: kept
+             "    t8 = y", "        if t8:"]  # another block: kept
+    assert _tested_at_once(lines) == [
+        "    if not (t2 is None): continue",
+        "    if (a if b else c):", "        pass",
+        "    t4 = x == 1", "    if not t4:", "        t5 = t4",
+        "    t6 = t7 = 0", "    if t6:",
+        "    t8 = y", "        if t8:"]
