@@ -723,6 +723,7 @@ class Generator(Statements):
         """Code whose reads show the audited seat nothing (``Machine.watch``): where a value
         goes, as a target or a destination, is not a look at it."""
         w = fn.tmp()
+        start = len(fn.lines)
         fn.emit(f"{w} = m.watcher")
         fn.emit("m.watcher = None")
         fn.emit("try:")
@@ -735,6 +736,12 @@ class Generator(Statements):
                     fn.emit("pass")
         finally:
             fn.watched = was
+        inside = fn.lines[before:]
+        if all(line and "(" not in line and not line.startswith("\x00") for line in inside):
+            # plain reads (`x = G['moves']`), which call nothing that could look: as they are
+            # (no line left to fill later: the lines after them move up)
+            fn.lines[start:] = [line[4:] for line in inside if line.strip() != "pass"]
+            return
         fn.emit("finally:")
         fn.emit(f"    m.watcher = {w}")
 
