@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import types
 import warnings
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 from ..grammar import ast as A
 from ..validator.builtins import BUILTIN_FUNCTIONS
@@ -1068,21 +1068,7 @@ class Generator(Statements):
         op, at = node.op, self.const(node)
         t = fn.tmp()
         if op in ("and", "or"):
-            decided = "True" if op == "or" else "False"
-            a = self.ex(node.left, fn, sc)
-            fn.emit(f"if {a} is {decided}:")
-            with fn.indent():
-                fn.emit(f"{t} = {decided}")
-            fn.emit("else:")
-            with fn.indent():
-                other = "False" if op == "or" else "True"
-                if not self.yes_no(node.left):
-                    fn.emit(f"if {a} is not {other}: m.truth({a}, {self.const(node.left)})")
-                b = self.ex(node.right, fn, sc)
-                fn.emit(f"{t} = {b}" if self.yes_no(node.right) else
-                        f"{t} = {b} if type({b}) is bool else m.truth({b}, "
-                        f"{self.const(node.right)})")
-            return t
+            return self._chain(node, fn, sc, t)
         if op in ("in", "not in"):
             a = self.ex(node.left, fn, sc)
             b = (self.ex(node.right, fn, sc, True) if node.right.kind == "name"
@@ -1153,6 +1139,35 @@ class Generator(Statements):
                 fn.emit(f"{t} = {slow}")
         else:
             fn.emit(f"{t} = {slow}")
+        return t
+
+    def _chain(self, node, fn, sc, t: str) -> str:
+        """`a and b and c` (or `or`s): each operand worked out only while none has decided
+        the whole (False for `and`, True for `or`), the first that does ending the chain at
+        once; each must be yes or no (E0306 names the operand that is not)."""
+        op = node.op
+        decided, other = ("True", "False") if op == "or" else ("False", "True")
+        operands = [node.right]
+        while node.left.kind == "binary" and node.left.op == op:
+            node = node.left
+            operands.append(node.right)
+        operands.append(node.left)
+        operands.reverse()
+        fn.emit(f"{t} = {decided}")
+        with ExitStack() as inside:
+            for o in operands[:-1]:
+                a = self.ex(o, fn, sc)
+                if self.yes_no(o):  # a truth: tested as one
+                    fn.emit(f"if {a}:" if op == "and" else f"if not {a}:")
+                else:
+                    fn.emit(f"if {a} is not {decided}:")
+                inside.enter_context(fn.indent())
+                if not self.yes_no(o):
+                    fn.emit(f"if {a} is not {other}: m.truth({a}, {self.const(o)})")
+            last = operands[-1]
+            b = self.ex(last, fn, sc)
+            fn.emit(f"{t} = {b}" if self.yes_no(last) else
+                    f"{t} = {b} if type({b}) is bool else m.truth({b}, {self.const(last)})")
         return t
 
     @staticmethod

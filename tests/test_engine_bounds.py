@@ -195,3 +195,22 @@ def test_short_loops_without_a_check_of_their_own_are_still_stopped_by_the_loop_
                      "    set n = count(i in 1..60 where all(j in 1..60 where i + j > 2))\n}\n",
                      players=1)
     assert steady.state.globals["n"] == 59  # i = 1 fails with j = 1
+
+
+@pytest.mark.parametrize("test,where", [
+    ("true and n and false", 22), ("true and true and n", 31), ("false or n or true", 22),
+    ("(false or true) and (n or true)", 34), ("true and (false or n)", 32)])
+def test_a_chain_of_ands_or_ors_names_the_operand_that_is_no_truth(test, where):
+    d = _error(f"global n: int\nglobal b: bool\nplay {{\n    set b = {test}\n}}\n")
+    assert (d.code, d.line, d.column) == ("E0306", 7, where)
+    assert "expected yes/no (a condition) but got int `0`" in d.message
+
+
+@pytest.mark.parametrize("test,value", [("false and n and true", False),
+                                        ("true or n or true", True),
+                                        ("true and true and not false", True),
+                                        ("false or false or false", False)])
+def test_a_chain_of_ands_or_ors_ends_at_the_first_operand_that_decides_it(test, value):
+    game = game_of(header("1") + f"global n: int\nglobal b: bool\nplay {{\n    set b = {test}\n}}\n",
+                   players=1)
+    assert game.state.globals["b"] is value
