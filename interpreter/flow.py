@@ -289,7 +289,8 @@ class OptionCode:
     and `index` say where it stands, so that a saved decision can name it. Its body is written
     out in the routine that holds the decision."""
 
-    __slots__ = ("node", "name", "title", "names", "enumerate", "label", "choose", "index")
+    __slots__ = ("node", "name", "title", "names", "enumerate", "label", "choose", "index",
+                 "_id_format")
 
     @property
     def op_id(self) -> int:
@@ -300,11 +301,14 @@ class OptionCode:
         self.names = tuple(b.name for b in o.bindings)
         self.enumerate = gen.options(self, o, statement, scope)
         self.label = gen.option_label(o, scope)
+        # `name:{}:{}`, one hole per binding (an option's name is a word: it holds no brace)
+        self._id_format = ":".join([o.name, *["{}"] * len(self.names)]).format
 
     def id_of(self, values: tuple) -> str:
         """The id of the instance whose bindings took `values`, for an option listed without
-        ids (its values are numbers of ranges, whose tokens differ: ``Generator.options``)."""
-        return ":".join([self.name, *map(str, values)])  # a number's token (`option_token`)
+        ids (its values are numbers of ranges, whose tokens differ: ``Generator.options``):
+        each number written as `str` writes it (`option_token`)."""
+        return self._id_format(*values)
 
 
 class ChooseCode:
