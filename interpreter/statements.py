@@ -1133,7 +1133,7 @@ class Statements(Routines):
                     if x:
                         fn.emit(f"{x} = env[{n!r}]")
                 fn.emit(f"env[{CHOOSER!r}] = {who}")
-                fn.emit(f"if {k} >= 0: env.update(zip({option}.names, {values}))")
+                self._bind_option(fn, k, option, values, blocks)
         # what it keeps while an option's block runs (saved at waits inside it)
         self.open(fn, ("value",) + tuple("value" for x in kept if x),
                   [chooser] + [x for x in kept if x])
@@ -1170,6 +1170,20 @@ class Statements(Routines):
         else:
             fn.fill(resume, [])
         self.close(fn)
+
+    @staticmethod
+    def _bind_option(fn, k: str, option: str, values: str, blocks: list) -> None:
+        """The names the option taken (the `k`th) binds, given the values they took: written
+        name by name when few options bind any, else looked up from the option."""
+        binding = [(key, [b.name for b in o.bindings]) for key, _, o in blocks
+                   if o is not None and o.bindings]
+        if len(binding) > 4:
+            fn.emit(f"if {k} >= 0: env.update(zip({option}.names, {values}))")
+            return
+        for i, (key, names) in enumerate(binding):
+            targets = "".join(f"env[{n!r}], " for n in names)
+            fn.emit(f"{'el' if i else ''}if {k} == {key}: {targets[:-2]}{',' * (len(names) == 1)}"
+                    f" = {values}")
 
     def _unbind_option(self, fn, k: str, chooser: str, names, kept) -> None:
         """After an option's block (or a signal through it): the names it bound are gone, and
