@@ -127,28 +127,47 @@ class Outcome:
 def _picker(agent):
     """The agent's `pick`, when it chooses by position alone (a bot that reads no labels), and
     no `decide` of its own overrides it (a subclass of `RandomAgent` that decides otherwise is
-    asked with `decide`)."""
+    asked with `decide`). Worked out once per class, unless the agent itself holds one of the
+    attributes that decide it."""
+    klass = type(agent)
+    own = getattr(agent, "__dict__", None)
+    if own and not own.keys().isdisjoint(_DECIDING):
+        return agent.pick if _picks(agent, klass) else None
+    picks = _PICKS.get(klass)
+    if picks is None:
+        picks = _PICKS[klass] = _picks(agent, klass)
+    return agent.pick if picks else None
+
+
+_DECIDING = frozenset({"person", "reads_labels", "choose", "decide", "pick"})
+_PICKS: dict[type, bool] = {}
+
+
+def _picks(agent, klass) -> bool:
     if getattr(agent, "person", False) or getattr(agent, "reads_labels", True) \
             or hasattr(agent, "choose") or isinstance(agent, NeedsView) \
             or "decide" in getattr(agent, "__dict__", {}):
-        return None
-    for klass in type(agent).__mro__:  # the most derived of `pick` and `decide` wins
-        if "pick" in vars(klass):
-            return agent.pick
-        if "decide" in vars(klass):
-            return None
-    return None
+        return False
+    for k in klass.__mro__:  # the most derived of `pick` and `decide` wins
+        if "pick" in vars(k):
+            return True
+        if "decide" in vars(k):
+            return False
+    return False
+
+
+def _asked(agent) -> tuple:
+    """How an agent that is handed the options is asked: whether it is a bot, whether it reads
+    labels, and its `decide` when it needs neither the game nor a view (else None)."""
+    return (not getattr(agent, "person", False), getattr(agent, "reads_labels", True),
+            None if hasattr(agent, "choose") or isinstance(agent, NeedsView) else agent.decide)
 
 
 def play_out(game: Game, agents: dict[int, Agent], max_decisions: int = 1_000_000) -> Outcome:
     """Drive a game to its end with agents (one per seat). Rule errors propagate as
     DiagnosticError; the game keeps its diagnostic in `game.error`."""
-    # how each seat's agent is asked (`pick` or `decide`), looked up once
-    asked = {seat: (not getattr(agent, "person", False), getattr(agent, "reads_labels", True),
-                    None if hasattr(agent, "choose") or isinstance(agent, NeedsView)
-                    else agent.decide, _picker(agent))
-             for seat, agent in agents.items()}
-    picks = {seat: how[3] for seat, how in asked.items()}
+    picks = {seat: _picker(agent) for seat, agent in agents.items()}  # looked up once
+    asked: dict[int, tuple] = {}  # the others: how each is asked, once it is
     at_once = None
     if not game.audit_reveals and None not in picks.values() \
             and all(s.seat in picks for s in game.state.seats if s.automaton is None):
@@ -165,10 +184,14 @@ def play_out(game: Game, agents: dict[int, Agent], max_decisions: int = 1_000_00
                     "E0301", f"the game went on for more than {max_decisions:,} decisions",
                     hint="check that the game's end condition can be reached")])
             seat = pending.player.seat
-            bots, labels, plain, pick = asked[seat]
+            pick = picks[seat]
             if pick is not None:  # the options a bot chooses among (`legal_options`), by position
                 choice = pending.forward_id(pick(pending.forward_count()))
             else:
+                how = asked.get(seat)
+                if how is None:
+                    how = asked[seat] = _asked(agents[seat])
+                bots, labels, plain = how
                 options = game.legal_options(bots=bots, labels=labels)
                 choice = plain(None, options) if plain is not None \
                     else decide(agents[seat], game, seat, options)
