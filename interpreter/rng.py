@@ -10,6 +10,10 @@ _SPAN = 1 << 64
 
 
 _GOLDEN = 0x9E3779B97F4A7C15
+# Every draw among at most _SMALL outcomes keeps a number below _SAFE (its incomplete last span
+# is shorter than _SMALL), so most draws need not work out where that span starts.
+_SMALL = 1 << 32
+_SAFE = _SPAN - _SMALL
 
 
 class Rng:
@@ -42,13 +46,12 @@ class Rng:
         """The generator's own uniform draw in [0, n): the next 64 bits, drawn again while they
         fall in the incomplete last span of `n` (the mixer is written here alone: every draw
         runs it, and a call less counts)."""
-        limit = _SPAN - (_SPAN % n)
         while True:
             z = self.state = (self.state + _GOLDEN) & _MASK
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
             z ^= z >> 31
-            if z < limit:
+            if z < _SAFE and n <= _SMALL or z < _SPAN - _SPAN % n:
                 return z % n
 
     def between(self, lo: int, hi: int) -> int:

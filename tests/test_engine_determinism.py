@@ -2,6 +2,8 @@
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine_helpers import game_of, header, rules_of
 from rulebook.interpreter.agents import RandomAgent, play_out
@@ -92,3 +94,49 @@ def test_rng_sequence_is_fixed():
     xs = list(range(10))
     Rng(3).shuffle(xs)
     assert xs == [6, 5, 3, 2, 1, 0, 7, 4, 9, 8]
+
+
+def _next_draw(state: int, n: int) -> tuple[int, int]:
+    """SplitMix64 written out: the next 64 bits until they fall below the last whole multiple of
+    n, then their remainder; (the draw, the state after it)."""
+    limit = 2 ** 64 - (2 ** 64 % n)
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) % 2 ** 64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) % 2 ** 64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2 ** 64
+        z ^= z >> 31
+        if z < limit:
+            return z % n, state
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2 ** 64), n=st.one_of(st.integers(1, 2 ** 33), st.integers(1, 2 ** 64)),
+       draws=st.integers(1, 5))
+def test_a_draw_is_splitmix64_rejecting_the_incomplete_last_span(seed, n, draws):
+    # the generator may take shortcuts, never other draws
+    r, state = Rng(seed), Rng(seed).state
+    for _ in range(draws):
+        drawn, state = _next_draw(state, n)
+        assert r.below(n) == drawn and r.state == state
+
+
+def _state_before(z: int) -> int:
+    """The state whose next 64 bits are `z` (SplitMix64's mixing undone)."""
+    def unshift(y, k):
+        x = y
+        for _ in range(64 // k + 1):
+            x = y ^ (x >> k)
+        return x
+    z = unshift(z, 31) * pow(0x94D049BB133111EB, -1, 2 ** 64) % 2 ** 64
+    z = unshift(z, 27) * pow(0xBF58476D1CE4E5B9, -1, 2 ** 64) % 2 ** 64
+    return (unshift(z, 30) - 0x9E3779B97F4A7C15) % 2 ** 64
+
+
+@pytest.mark.parametrize("top,n", [(2 ** 64 - 1, 3), (2 ** 64 - 2, 3), (2 ** 64 - 2 ** 32, 7),
+                                   (2 ** 64 - 1, 2 ** 32), (2 ** 64 - 5, 2 ** 40)])
+def test_draws_of_the_last_numbers_are_kept_or_drawn_again_as_the_definition_says(top, n):
+    # 2**64 - 1 is in the incomplete last span of 3 (drawn again), 2**64 - 2 is not (kept)
+    r = Rng(0)
+    r.state = _state_before(top)
+    drawn, state = _next_draw(r.state, n)
+    assert r.below(n) == drawn and r.state == state
