@@ -18,7 +18,7 @@ from .errors import IllegalDecision, RuleError, to_diagnostic
 from .evaluator import truth
 from .explain import explain
 from .flow import RoutineFrame, Signal, SimFrame
-from .machine import CONTROL_SIGNALS, RECOMPUTE, Decision, Machine, statement_of
+from .machine import CONTROL_SIGNALS, RECOMPUTE, Decision, Machine
 from .rng import Rng
 from .rules import Rules
 from .snapshot import BadSnapshot, copy_machine, read_game, write_game
@@ -66,17 +66,14 @@ class AnsweredAtOnce:
                 or self.made >= self.limit:
             return False
         frame.at = label  # where it is asked, as when it waits (`statement_of` blames it)
-        st = machine.state
-        st.steps += machine.limits.decision_steps  # as `Machine.run` charges a decision
-        if st.steps >= machine.next_check:
-            machine.steps_checked(statement_of(frame))
+        machine.charge_decision(frame)
         machine.pending_player = player
         if game.rules.code.invariants:
             game._check_invariants(decision)
         seat = player.seat
         entry, oid = decision.forward_entry(self.picks[seat](decision.forward_count()))
-        game.history.append({"player": seat, "option": oid})
-        game.revealed.append(None)
+        game.history.append({"player": seat, "option": oid})  # as `apply` records it
+        game.revealed.append(None)  # (never audited: `play_out` answers none where asked then)
         frame.answered(machine, decision, entry, oid)
         self.made += 1
         return True

@@ -74,12 +74,17 @@ class Machine(Evaluator, Effects):
                     err.node = statement_of(stack[-1]) if stack else None
                 raise
             if decision is not None:
-                st = self.state
-                st.steps += self.limits.decision_steps  # `tick`, inline: asking costs steps
-                if st.steps >= self.next_check:
-                    self.steps_checked(statement_of(stack[-1]))
+                self.charge_decision(stack[-1])
                 return decision
         return None
+
+    def charge_decision(self, frame) -> None:
+        """Asking for a decision costs steps (`tick`, inline), blamed on where `frame` waits:
+        whether the decision then waits or a bot answers it where it is asked."""
+        st = self.state
+        st.steps += self.limits.decision_steps
+        if st.steps >= self.next_check:
+            self.steps_checked(statement_of(frame))
 
     def descend(self, stack, height: int) -> Decision | None:
         """Run the frames above `height` (just put there by a routine) until they have left the

@@ -1181,9 +1181,8 @@ class Statements(Routines):
             fn.emit(f"if {k} >= 0: env.update(zip({option}.names, {values}))")
             return
         for i, (key, names) in enumerate(binding):
-            targets = "".join(f"env[{n!r}], " for n in names)
-            fn.emit(f"{'el' if i else ''}if {k} == {key}: {targets[:-2]}{',' * (len(names) == 1)}"
-                    f" = {values}")
+            targets = ", ".join(f"env[{n!r}]" for n in names) + ("," if len(names) == 1 else "")
+            fn.emit(f"{'el' if i else ''}if {k} == {key}: {targets} = {values}")
 
     def _unbind_option(self, fn, k: str, chooser: str, names, kept) -> None:
         """After an option's block (or a signal through it): the names it bound are gone, and
