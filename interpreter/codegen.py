@@ -966,6 +966,13 @@ class Generator(Statements):
         if fn.watched and self.hidden(self.rules.player_vars[name]):
             fn.emit(f"{branch} {fn.use('W')} is not None: m.note_read({o}.seat, {name!r}, {t})")
 
+    def _global_grid(self, node, sc) -> bool:
+        """Whether `node` names a state variable declared as a grid (not a local name)."""
+        if node.kind != "name" or node.id in sc.py or (sc.env is not None and node.id in sc.env):
+            return False
+        decl = self.rules.global_vars.get(node.id)
+        return decl is not None and decl.type.kind == "grid_type"
+
     def ex_index(self, node, fn, sc):
         at = self.const(node)
         table = None
@@ -1628,11 +1635,15 @@ class Generator(Statements):
         call = f"m.bi_{name}({at}{''.join(', ' + a for a in args)})"
         if name == "size":  # a number, whatever it is given (or an error)
             # a list, text or map has the length it gives; a grid (its cells that hold
-            # something) and values with no size are the runtime's
-            fn.emit("try:")
-            fn.emit(f"    {t} = len({args[0]})")
-            fn.emit("except TypeError:")
-            fn.emit(f"    {t} = {call}")
+            # something) and values with no size are the runtime's, at once for a state
+            # variable declared as a grid
+            if self._global_grid(node.args[0], sc):
+                fn.emit(f"{t} = {call}")
+            else:
+                fn.emit("try:")
+                fn.emit(f"    {t} = len({args[0]})")
+                fn.emit("except TypeError:")
+                fn.emit(f"    {t} = {call}")
             fn.ints.add(t)
             fn.naturals.add(t)  # a size is never less than 0
         else:

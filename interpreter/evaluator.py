@@ -602,7 +602,7 @@ class Evaluator:
         v = a[0]
         if isinstance(v, Grid):
             self.tick(node, len(v.cells))
-            return sum(1 for c in v.cells if c is not None)
+            return len(v.cells) - v.cells.count(None)  # (no value of the rules equals none)
         if isinstance(v, (list, str, dict)):
             return len(v)
         raise RuleError("E0306", f"`size` needs a list, not {type_name(v)}", node)

@@ -2,6 +2,7 @@
 what a rules file writes reaches it only as escaped literals and constants, code nested deeper
 than one Python function allows still runs, and what runs written out behaves as in frames."""
 import ast
+import re
 
 import pytest
 
@@ -344,6 +345,15 @@ def test_fields_and_sizes_read_plainly_leave_every_other_value_to_the_runtime():
     g = game_of(PLAIN_READS.replace("WHAT", "set board[1, 2] = 4\n    set sizes = "
                                     "[size(board), size(\"four\"), size(counts), size(cards)]"))
     assert g.state.globals["sizes"] == [1, 4, 3, 2]
+    # a state variable declared as a grid is counted by the runtime at once (no `len` tried
+    # first); through a local name it is the same count
+    grid_size = PLAIN_READS.replace("WHAT", "set board[2, 2] = 4\n    let g = board\n"
+                                    "    set sizes = [size(board), size(g)]")
+    assert game_of(grid_size).state.globals["sizes"] == [1, 1]
+    source = "".join(rules_of(grid_size).code.gen.sources)
+    assert re.search(r"\n +t\d+ = m\.bi_size\(k\d+, r\d+\)\n", source)  # the grid
+    assert re.search(r"try:\n +t\d+ = len\(t\d+\)\n +except TypeError:\n +t\d+ = "
+                     r"m\.bi_size\(", source)  # the local name: whatever it holds
     with pytest.raises(DiagnosticError) as err:
         game_of(PLAIN_READS.replace("WHAT", "set n = size(held)"))
     d = err.value.diagnostics[0]
