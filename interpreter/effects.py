@@ -293,22 +293,30 @@ class Effects:
         change and when they moved)."""
         if not isinstance(grid, Grid):
             raise RuleError("E0306", f"can only slide a grid, not {type_name(grid)}", node)
-        self.tick(node, len(grid.cells))
-        vertical = toward in ("up", "down")
-        lines, length = (grid.columns, grid.rows) if vertical else (grid.rows, grid.columns)
+        cells, columns = grid.cells, grid.columns
+        self.tick(node, len(cells))
+        if toward in ("up", "down"):  # each column, from the top
+            starts, step, length = range(columns), columns, grid.rows
+        else:  # each row, from the left
+            starts, step, length = range(0, len(cells), columns), 1, columns
+        to_end = toward in ("down", "right")
         moved = []
-        for line in range(1, lines + 1):
-            cells = [grid.at(k, line) if vertical else grid.at(line, k)
-                     for k in range(1, length + 1)]
-            if toward in ("down", "right"):
-                cells.reverse()
-            held = [grid.cells[i] for i in cells if grid.cells[i] is not None]
-            for i, place in enumerate(cells):
-                value = held[i] if i < len(held) else None
-                if grid.cells[place] is not value:
+        for start in starts:
+            stop = start + step * length
+            line = cells[start:stop:step]
+            holes = line.count(None)
+            if holes == 0 or holes == length or None not in (
+                    line[holes:] if to_end else line[:length - holes]):
+                continue  # no element has a hole on its side: nothing moves
+            places = range(start, stop, step)
+            if to_end:
+                places, line = places[::-1], line[::-1]
+            held = [x for x in line if x is not None] + [None] * holes
+            for place, value in zip(places, held):
+                if cells[place] is not value:
                     if value is not None:
                         moved.append(value)
-                    grid.cells[place] = value
+                    cells[place] = value
         return moved
 
     def rotate(self, node, among):

@@ -150,11 +150,17 @@ def test_saves_of_the_previous_version_load_by_replaying_them(name, over):
     assert len(game.history) == len(data["history"])
 
 
-V4_SAVES = [("beverage_v4_midgame.json", "beverage"), ("liqueur_v4_midgame.json", "liqueur")]
+# Liqueur's and Beverage's saves were written with their rules as they stood then (kept in
+# tests/data): the bundled rules have changed since, and refuse them
+# (`test_a_save_of_rules_since_changed_is_refused_naming_what_changed`).
+LIQUEUR_AS_SAVED = str(DATA / "liqueur_as_saved.rules")
+BEVERAGE_AS_SAVED = str(DATA / "beverage_as_saved.rules")
+V4_SAVES = [("beverage_v4_midgame.json", BEVERAGE_AS_SAVED),
+            ("liqueur_v4_midgame.json", LIQUEUR_AS_SAVED)]
 # Written by the engine whose flow was frames per block, loop and decision (before routines),
 # one of them waiting inside `simultaneously`.
-V5_SAVES = [("liqueur_v5_midgame.json", "liqueur"),
-            ("beverage_v5_simultaneous.json", "beverage"),
+V5_SAVES = [("liqueur_v5_midgame.json", LIQUEUR_AS_SAVED),
+            ("beverage_v5_simultaneous.json", BEVERAGE_AS_SAVED),
             ("smartphone_inc_v5_midgame.json", "smartphone_inc")]
 
 
@@ -191,8 +197,22 @@ def test_a_changed_save_of_an_earlier_engine_is_refused(part, name):
     else:
         data["history"] = data["history"][:-1]
     with pytest.raises(DiagnosticError) as err:
-        Game.load(data, api.load("liqueur"))
+        Game.load(data, api.load(LIQUEUR_AS_SAVED))
     assert err.value.diagnostics[0].code == "E0314"
+
+
+@pytest.mark.parametrize("name,ruleset,change", [
+    ("liqueur_v4_midgame.json", "liqueur", "procedure take (changed)"),
+    ("liqueur_v5_midgame.json", "liqueur", "procedure refill_column (added)"),
+    ("beverage_v5_simultaneous.json", "beverage", "define cards_built (changed)")])
+def test_a_save_of_rules_since_changed_is_refused_naming_what_changed(name, ruleset, change):
+    data = json.loads((DATA / name).read_text())
+    with pytest.raises(DiagnosticError) as err:
+        Game.load(data, api.load(ruleset))
+    d = err.value.diagnostics[0]
+    assert d.code == "E0317"
+    assert d.message.startswith("the rules changed since this game was saved: ")
+    assert change in d.message
 
 
 def test_a_changed_save_of_the_previous_version_is_refused_even_when_accepting_changes():
