@@ -1499,8 +1499,22 @@ class Generator(Statements):
         func, t = node.func, fn.tmp()
         binds = [node.binding]
         if func == "count":
+            equal = self._counted_equal(node, sc)
+            if equal is not None:  # the elements equal to a value that is its own identity
+                s, v = (self.ex(x, fn, sc, True) for x in equal)
+                self.ns.setdefault("_INDEXABLE", _INDEXABLE)
+                fn.emit(f"if type({v}) in _INDEXABLE and (type({s}) is list or type({s}) is Grid):")
+                with fn.indent():
+                    it = fn.tmp()
+                    fn.emit(f"{it} = {s} if type({s}) is list else {s}.cells")
+                    fn.charge(f"len({it})", self.const(node.binding))  # as the loop would
+                    fn.emit(f"{t} = {it}.count({v})")  # (`==` is `is` for these: no steps)
+                fn.emit("else:")
+                fn.depth += 1
             fn.emit(f"{t} = 0")
             self.loops(fn, sc, binds, node.where, lambda inner: fn.emit(f"{t} += 1"))
+            if equal is not None:
+                fn.depth -= 1
             fn.ints.add(t)
             fn.naturals.add(t)
             return t
@@ -1539,6 +1553,20 @@ class Generator(Statements):
                     fn.emit("break")
             self.loops(fn, sc, binds, None, body, stops=True)
         return t
+
+    def _counted_equal(self, node, sc):
+        """(source, value) of `count(x in S where x == v)` (or `v == x`), S a name of the rules
+        and v a local one: when v holds a value equal only to itself (`_INDEXABLE`), the count
+        is Python's `list.count`, made at once."""
+        b, w = node.binding, node.where
+        if w is None or w.kind != "binary" or w.op != "==" or b.source.kind != "name" \
+                or b.source.id == b.name:
+            return None
+        for x, v in ((w.left, w.right), (w.right, w.left)):
+            if x.kind == "name" and x.id == b.name and v.kind == "name" and v.id != b.name \
+                    and (v.id in sc.py or (sc.env is not None and v.id in sc.env)):
+                return b.source, v
+        return None
 
     def _rows(self, fn, sc, binding, where, keys) -> str:
         """(element, key values) for each element of `binding` meeting `where`, as

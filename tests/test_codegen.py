@@ -572,3 +572,48 @@ def test_a_test_of_a_local_named_nowhere_else_is_made_on_its_value():
         "    t4 = x == 1", "    if not t4:", "        t5 = t4",
         "    t6 = t7 = 0", "    if t6:",
         "    t8 = y", "        if t8:"]
+
+
+COUNTED = header() + """
+global builders: grid 2 by 3 of player? = none
+global seats: list of player = []
+global who: player? = none
+global found: list of int = []
+define by_local(p) = count(b in builders where b == p) + count(s in seats where p == s)
+define by_global() = count(b in builders where b == who) + count(s in seats where who == s)
+setup {
+    set builders[1, 2] = players[1]
+    set builders[2, 3] = players[1]
+    set seats = [players[2], players[1], players[1]]
+    set who = players[WHO]
+    set found = [WHAT]
+}
+"""
+
+
+@pytest.mark.parametrize("who", [1, 2])
+def test_counting_the_elements_equal_to_a_local_value_is_made_at_once_with_the_same_steps(who):
+    """`count(x in S where x == v)` with v a local name holding a value equal only to itself
+    is Python's `list.count` (over a list or a grid's cells); it gives what the loop gives, for
+    the same steps (the loop: v a state variable)."""
+    text = COUNTED.replace("WHO", str(who))
+    local = game_of(text.replace("WHAT", "by_local(who)"))
+    loop = game_of(text.replace("WHAT", "by_global()"))
+    assert local.state.globals["found"] == loop.state.globals["found"] == [[4, 1][who - 1]]
+    assert local.state.steps == loop.state.steps
+    source = "".join(rules_of(text.replace("WHAT", "by_local(who), by_global()")).code.gen.sources)
+    assert source.count(".count(") == 2  # the local value's two counts; not the global's
+
+
+def test_counting_numbers_equal_to_a_local_value_walks_the_list():
+    """A number is no value equal only to itself (`true` is not 1, though Python says so):
+    the loop counts it, as a comparison of the rules does."""
+    text = header() + """
+global nums: list of int = [1, 2, 2, 3]
+global found: list of int = []
+define equal(k) = count(x in nums where x == k)
+setup {
+    set found = [equal(2), equal(4)]
+}
+"""
+    assert game_of(text).state.globals["found"] == [2, 0]
