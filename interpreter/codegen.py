@@ -223,7 +223,7 @@ class Function:
         return low is not None and low >= 0
 
     def read_lines(self, where: str, name: str, local: str) -> list[str]:
-        lines = [f"{local} = {where}[{name!r}]" if self.settled
+        lines = [f"{local} = {where}[{name!r}]" if self.settled or where == "env"
                  else f"{local} = {where}.get({name!r}, _M)"]
         facts = self.grids.get(local)
         if facts is not None:
@@ -244,10 +244,12 @@ class Function:
         return facts
 
     def read(self, where: str, name: str) -> str:
-        """A local holding `where.get(name, _M)` (`where`: a hoisted dict), read at the start."""
+        """A local holding `where.get(name, _M)` (`where`: a hoisted dict, or `env` where it
+        does not change: a listing of options), read at the start."""
         local = self.reads.get((where, name))
         if local is None:
-            self.use(where)
+            if where != "env":
+                self.use(where)
             self.n += 1
             local = self.reads[(where, name)] = f"r{self.n}"
             if self.markable():
@@ -794,6 +796,8 @@ class Generator(Statements):
         t = fn.tmp()
         if sc.env is not None:
             if name in sc.env:
+                if fn.listing:  # the names do not change while options are listed: read once
+                    return fn.read("env", name)
                 fn.emit(f"{t} = env[{name!r}]")
                 return t
             return self._named(node, fn, t, borrow)
