@@ -254,6 +254,49 @@ class Effects:
         del src[:n]
         return moved
 
+    def move_one(self, src, dst, item, place, node, src_key, dst_key) -> None:
+        """`move x from A to B`: `take`, `put`, the change of each place (their keys, as
+        `changed` has them) and `note_moved`, in that order. A component from one list to
+        another, with no `reveal ... until changed` standing, is moved here at once: the same
+        steps, checks, clock and errors (`take`'s, when x is not in A)."""
+        st = self.state
+        i = -1
+        if type(item) is Item and type(src) is list and type(dst) is list \
+                and not st.reveals_until_changed:
+            try:
+                i = src.index(item)  # (a component is equal to itself alone: `contains`)
+            except ValueError:
+                pass
+        if i < 0:
+            self.take(src, item, node)
+            self.put(dst, [item], place, node)
+            self.changed(src_key, None)
+            self.changed(dst_key, None)
+            self.note_moved([item])
+            return
+        st.steps += i + 1
+        if st.steps >= self.next_check:
+            self.steps_checked(node)
+        del src[i]
+        st.steps += 1
+        if st.steps >= self.next_check:
+            self.steps_checked(node)
+        if place == "top":
+            dst.insert(0, item)
+        else:
+            dst.append(item)
+        if len(dst) > self.limits.max_collection:
+            raise RuleError("E0303", f"a list of {len(dst):,} elements is too large (limit "
+                            f"{self.limits.max_collection:,})", node)
+        for key in (src_key, dst_key):
+            st.clock += 1
+            if key is None:
+                self.touched = None
+            elif self.touched is not None:
+                self.touched.add(key[1])
+        self.dirty = True
+        st.changed_at[(MOVED, item.id)] = st.clock
+
     def put(self, dst, moved, place, node):
         if isinstance(dst, tuple):
             grid, pos = dst

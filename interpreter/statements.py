@@ -425,8 +425,9 @@ class Statements(Routines):
         moved = fn.tmp()
         if s.what == "one":
             item = self.value(s.item, fn, ctx)
-            fn.emit(f"m.take({src}, {item}, {at})")
-            fn.emit(f"{moved} = [{item}]")
+            fn.emit(f"m.move_one({src}, {dst}, {item}, {place}, {at}, "
+                    f"{self._place_key(s.source, fn, ctx)}, {self._place_key(s.dest, fn, ctx)})")
+            return
         elif s.what == "all":
             fn.emit(f"{moved} = m.take_all({src})")
         else:
