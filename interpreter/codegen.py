@@ -1208,6 +1208,12 @@ class Generator(Statements):
                 return f"{w} is not {v}" if neg else f"{w} is {v}"  # itself alone
         yes, no = ("False", "True") if neg else ("True", "False")
         same = f"{a} == {b}" if not neg else f"{a} != {b}"
+        known = a if a in fn.ints else b if b in fn.ints else None
+        if known is not None:  # a number equals a number alone (not a truth: `true` is not 1)
+            w = b if known == a else a
+            if w in fn.ints:
+                return same
+            return f"(type({w}) is not int or {same})" if neg else f"(type({w}) is int and {same})"
         # identical values are equal; other values are equal only when compared by what
         # they hold (numbers, texts, truths; lists, maps and grids by the runtime, element by
         # element, charged), and only to one of their type: members, players, components and

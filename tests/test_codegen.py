@@ -617,3 +617,27 @@ setup {
 }
 """
     assert game_of(text).state.globals["found"] == [2, 0]
+
+
+def test_a_number_known_as_one_is_equal_to_numbers_alone():
+    """`c.size == v` with `c.size` known to be a number (a table's column of numbers) is
+    compared as numbers only when v is one: `true`, none, a text or a list is never equal."""
+    text = header() + """
+record Chip { size: int }
+table chips of Chip {
+    id    | size
+    small | 1
+    mid   | 2
+    big   | 3
+}
+global found: list of int = []
+define matching(v) = count(c in chips where c.size == v)
+define differing(v) = count(c in chips where c.size != v)
+setup {
+    set found = [matching(1), matching(true), matching(none), matching("1"), matching([1]),
+        differing(1), differing(true), differing(none)]
+}
+"""
+    assert game_of(text).state.globals["found"] == [1, 0, 0, 0, 0, 2, 3, 3]
+    source = "".join(rules_of(text).code.gen.sources)
+    assert "is int and t" in source and "is not int or t" in source
