@@ -6,6 +6,7 @@ from typing import Protocol
 
 from ..validator.diagnostics import Diagnostic, DiagnosticError
 from .game import AnsweredAtOnce, Game
+from .state import GameState
 from .rng import Rng
 from .view import view
 
@@ -163,20 +164,26 @@ def _asked(agent) -> tuple:
             None if hasattr(agent, "choose") or isinstance(agent, NeedsView) else agent.decide)
 
 
-def play_out(game: Game, agents: dict[int, Agent], max_decisions: int = 1_000_000) -> Outcome:
+def play_out(game: Game, agents: dict[int, Agent], max_decisions: int = 1_000_000,
+             state: GameState | None = None) -> Outcome:
     """Drive a game to its end with agents (one per seat). Rule errors propagate as
-    DiagnosticError; the game keeps its diagnostic in `game.error`."""
+    DiagnosticError; the game keeps its diagnostic in `game.error`. A game made with
+    `_start=False` is begun here, on `state` (whose seats the agents are for)."""
     picks = {seat: _picker(agent) for seat, agent in agents.items()}  # looked up once
     asked: dict[int, tuple] = {}  # the others: how each is asked, once it is
     at_once = None
+    seats = game.state.seats if state is None else state.seats
     if not game.audit_reveals and None not in picks.values() \
-            and all(s.seat in picks for s in game.state.seats if s.automaton is None):
+            and all(s.seat in picks for s in seats if s.automaton is None):
         # every seat's bot picks by position: each decision is answered where it is asked,
-        # but for those that wait all the same (the first, automata's, ...), answered below
+        # but for those that wait all the same (automata's, the first of a game begun
+        # elsewhere, ...), answered below
         at_once = AnsweredAtOnce(game, picks, max_decisions)
     waited = 0
-    game.machine.answer_now = at_once
     try:
+        if state is not None:
+            game.begin(state, at_once)
+        game.machine.answer_now = at_once
         while (pending := game.pending) is not None:
             made = waited + (at_once.made if at_once is not None else 0)
             if made >= max_decisions:
@@ -200,7 +207,8 @@ def play_out(game: Game, agents: dict[int, Agent], max_decisions: int = 1_000_00
                 at_once.limit = max_decisions - waited
             game.apply(choice, seat)
     finally:
-        game.machine.answer_now = None
+        if getattr(game, "machine", None) is not None:
+            game.machine.answer_now = None
     return Outcome(game, waited + (at_once.made if at_once is not None else 0))
 
 

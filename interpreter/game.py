@@ -114,10 +114,20 @@ class Game:
         self.error: Diagnostic | None = None
         self.pending: Decision | None = None
         self._before: list["Game"] = []  # the game before each of its last decisions (undo)
+        self._keeps_log = log  # False: no log (docs/engine.md, The log)
         if _start:
-            self.machine = Machine(rules, self.new_state(), self.limits)
-            self.machine.keeps_log = log  # False: no log (docs/engine.md, The log)
-            self._advance(self.machine.start)
+            self.begin()
+
+    def begin(self, state: GameState | None = None, answer_now=None) -> None:
+        """Run the flow from the start (on `state`, by default a new one) to the first decision
+        that waits: done at once unless the game was made with `_start=False`. `answer_now`
+        answers decisions where they are asked (``AnsweredAtOnce``, given by `play_out`, so
+        that the first decisions are answered there too); it stays installed."""
+        self.machine = Machine(self.rules, state if state is not None else self.new_state(),
+                               self.limits)
+        self.machine.keeps_log = self._keeps_log
+        self.machine.answer_now = answer_now
+        self._advance(self.machine.start)
 
     def new_state(self) -> GameState:
         seats = [Seat(i + 1) for i in range(self.players)]

@@ -34,23 +34,34 @@ def play_one(rules: Rules, players: int | None, index: int, seed: int, agent: st
     (random where not given; see `agents.agents_for`). `watch(game, agents)`, when given, sees
     the game before its first decision and returns the agents to play with (the same ones,
     wrapped to record what they are offered and take)."""
+    state = None  # without a watcher, the game is begun by `play_out`: its bots answer the
+    # first decisions where they are asked too
     try:
-        game = Game(rules, players, seed, limits, invariants=invariants, log=False)
+        game = Game(rules, players, seed, limits, invariants=invariants, log=False,
+                    _start=watch is not None)
     except DiagnosticError as e:
-        return GameRecord(index, seed, [], {}, 0, 0, 0, 0, e.diagnostics[0].to_dict())
-    agents = agents_for(agent, seed, game.state.seats)
-    if watch is not None:
-        agents = watch(game, agents)
+        return _failed_before_deciding(index, seed, e)
+    if watch is None:
+        state = game.new_state()
+        agents = agents_for(agent, seed, state.seats)
+    else:
+        agents = watch(game, agents_for(agent, seed, game.state.seats))
     error = None
     decisions = 0
     try:
-        decisions = play_out(game, agents).decisions
+        decisions = play_out(game, agents, state=state).decisions
     except DiagnosticError as e:
+        if not game.history:  # as a game that fails before its first decision is recorded
+            return _failed_before_deciding(index, seed, e)
         error = e.diagnostics[0].to_dict()
         decisions = len(game.history)
     scores = game.scores() if error is None else {}
     return GameRecord(index, seed, [s.seat for s in game.state.winners], scores, decisions,
                       game.state.round, game.state.turns, game.state.steps, error)
+
+
+def _failed_before_deciding(index: int, seed: int, failure: DiagnosticError) -> GameRecord:
+    return GameRecord(index, seed, [], {}, 0, 0, 0, 0, failure.diagnostics[0].to_dict())
 
 
 _worker_rules: Rules | None = None

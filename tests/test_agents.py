@@ -173,9 +173,39 @@ def test_bots_picking_by_position_answer_where_asked_and_others_through_apply(mo
     made = api.play_out(game, {1: RandomAgent(1), 2: RandomAgent(2)})
     assert made >= 5 and len(applied) == 1  # the first, asked before play_out began
     applied.clear()
+    game = Game(rules, 2, 0, _start=False)
+    from rulebook.interpreter.agents import play_out
+    assert play_out(game, {1: RandomAgent(1), 2: RandomAgent(2)}, state=game.new_state()) \
+        .decisions == made and not applied  # begun by play_out: none waits
+    applied.clear()
     game = api.new_game(rules, 2, 0)
     made = api.play_out(game, {1: RandomAgent(1), 2: _ByList(RandomAgent(2))})
     assert len(applied) == made  # a bot given the list: every decision waits
+
+
+@pytest.mark.parametrize("ref,players,variants", [
+    ("examples/tictactoe", 2, ()), ("liqueur", 3, ()), ("beverage", 3, ()),
+    ("smartphone_inc", 1, ("steve",))])
+def test_a_simulated_game_begun_by_its_bots_is_the_game_begun_before_them(ref, players,
+                                                                         variants):
+    """`play_one` begins a game in `play_out` (`Game.begin`), so that its bots answer the first
+    decisions where they are asked too; a game it must show to a watcher first is begun before.
+    The records are the same, for games that end, that run out of steps before their first
+    decision, and after some."""
+    from rulebook.interpreter.simulate import play_one
+    from rulebook.interpreter.state import Limits
+
+    rules = api.load(ref, variants)
+    steps = play_one(rules, players, 0, 0, "random").steps
+    for seed, limits in ((0, None), (1, None), (0, Limits(max_steps=5)),
+                         (0, Limits(max_steps=steps // 2))):
+        begun_by_bots = play_one(rules, players, seed, seed, "random", limits)
+        begun_before = play_one(rules, players, seed, seed, "random", limits,
+                                watch=lambda game, agents: agents)
+        assert begun_by_bots == begun_before
+        if limits is not None:  # out of steps: before its first decision, and after some
+            assert begun_by_bots.error["code"] == "E0301"
+            assert (begun_by_bots.decisions > 0) is (limits.max_steps > 5)
 
 
 def test_bots_answering_where_asked_stop_at_the_decision_limit():
