@@ -970,6 +970,14 @@ class Generator(Statements):
         if fn.watched and self.hidden(self.rules.player_vars[name]):
             fn.emit(f"{branch} {fn.use('W')} is not None: m.note_read({o}.seat, {name!r}, {t})")
 
+    def _table_named(self, node, sc) -> bool:
+        """Whether `node` names a table (no block binds the name, nor a state variable or a
+        constant)."""
+        name = node.id if node.kind == "name" else None
+        return name in self.rules.tables and name not in sc.py \
+            and (sc.env is None or name not in sc.env) and name not in self.rules.global_vars \
+            and name not in self._const_names_of_rules
+
     def _global_grid(self, node, sc) -> bool:
         """Whether `node` names a state variable declared as a grid (not a local name)."""
         if node.kind != "name" or node.id in sc.py or (sc.env is not None and node.id in sc.env):
@@ -1619,6 +1627,8 @@ class Generator(Statements):
             else:
                 fn.emit(f"{t} = m.changed_at({self.const(target)}, {fn.env}, {at})")
             return t
+        if name == "size" and len(node.args) == 1 and self._table_named(node.args[0], sc):
+            return f"({len(self.rules.tables[node.args[0].id])})"  # its rows never change
         # `size` keeps nothing it is given: a table or the players are read as they are
         args = [self.ex(a, fn, sc, name == "size" and a.kind == "name") for a in node.args]
         rules = self.rules

@@ -354,6 +354,14 @@ def test_fields_and_sizes_read_plainly_leave_every_other_value_to_the_runtime():
     assert re.search(r"\n +t\d+ = m\.bi_size\(k\d+, r\d+\)\n", source)  # the grid
     assert re.search(r"try:\n +t\d+ = len\(t\d+\)\n +except TypeError:\n +t\d+ = "
                      r"m\.bi_size\(", source)  # the local name: whatever it holds
+    # a table's rows never change: its size is written as their number, unless a local has
+    # taken its name
+    table_size = PLAIN_READS.replace("WHAT", "set n = size(cards)\n"
+                                     "    for cards in [[1, 2, 3]] { set sizes = [size(cards)] }")
+    g = game_of(table_size)
+    assert (g.state.globals["n"], g.state.globals["sizes"]) == (2, [3])
+    source = "".join(rules_of(table_size).code.gen.sources)
+    assert "G['n'] = (2)\n" in source and "len(t" in source
     with pytest.raises(DiagnosticError) as err:
         game_of(PLAIN_READS.replace("WHAT", "set n = size(held)"))
     d = err.value.diagnostics[0]
