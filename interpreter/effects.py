@@ -309,7 +309,10 @@ class Effects:
         for x in moved:
             if isinstance(x, _NESTING):  # (`storable`'s own test, first: most values are not)
                 self.storable(x, dst, node)
-        self.tick(node, len(moved))
+        st = self.state  # (`tick`, written out: moves are many)
+        st.steps += len(moved)
+        if st.steps >= self.next_check:
+            self.steps_checked(node)
         if place == "top":
             dst[0:0] = moved
         else:

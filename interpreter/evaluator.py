@@ -461,7 +461,10 @@ class Evaluator:
         raise RuleError("E0306", f"{what} needs a list, not {type_name(source)}", node)
 
     def aggregate(self, func, values, node):
-        self.tick(node, len(values))
+        st = self.state  # (`tick`, written out)
+        st.steps += len(values)
+        if st.steps >= self.next_check:
+            self.steps_checked(node)
         for v in values:
             if type(v) is not int:  # yes/no is no number
                 if func != "sum" and type(v) is Sym:
@@ -601,7 +604,10 @@ class Evaluator:
     def bi_size(self, node, *a):
         v = a[0]
         if isinstance(v, Grid):
-            self.tick(node, len(v.cells))
+            st = self.state  # (`tick`, written out: sizes are counted often)
+            st.steps += len(v.cells)
+            if st.steps >= self.next_check:
+                self.steps_checked(node)
             return len(v.cells) - v.cells.count(None)  # (no value of the rules equals none)
         if isinstance(v, (list, str, dict)):
             return len(v)

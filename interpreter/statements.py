@@ -963,7 +963,9 @@ class Statements(Routines):
             return
         self.ns.setdefault("callee_env", callee_env)
         env = f"callee_env({tuple(decl.params)!r}, ({''.join(v + ', ' for v in values)}), env)"
-        fn.emit(f"m.enter_call({ctx.depth}, {at})")
+        # `Effects.enter_call`, written out: too deep raises there; a call is a step
+        fn.guard(f"if {ctx.depth} >= m.limits.max_depth: m.enter_call({ctx.depth}, {at})")
+        fn.steps("1", at)
         never_waits = (key[1] in self.inlining.procedures if key[0] == "procedure"
                        else key[1] in self.inlining.events)
         if never_waits:

@@ -23,6 +23,12 @@ def test_unbounded_recursion_hits_the_depth_budget():
     assert d.code == "E0302" and d.line == 4
 
 
+def test_a_procedure_calling_itself_without_end_hits_the_depth_budget_where_it_calls():
+    d = _error("global n: int\nprocedure climb() {\n    increase n by 1\n    do climb()\n}\n"
+               "play { do climb() }\n", Limits(max_depth=40))
+    assert (d.code, d.line, d.message) == ("E0302", 7, "calls nest more than 40 deep")
+
+
 def test_huge_range_is_refused():
     d = _error("global n: int\nplay { set n = size(1..100000000) }\n")
     assert d.code == "E0303"
