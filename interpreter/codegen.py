@@ -133,6 +133,10 @@ class Function:
         self.row_marks: dict[str, tuple[tuple[int, int], list[str]]] = {}
         self.row_bases: dict[tuple[str, str], str] = {}
         self.fold: Fold | None = None  # the body of a loop being written (its first charge)
+        # The `where` of the loop whose turn is being written (or the body of the define it
+        # calls, written out), and the locals the loop binds: an `and` it is made of may end
+        # the loop at the first operand that reads none of them (`Generator.turn_stoppers`).
+        self.turn_test: tuple | None = None
         # Locals no line of the function sets (a define's parameters), and for those compared
         # with `==`, the flag worked out once at its start: the value is equal to itself alone.
         self.fixed: set[str] = set()
@@ -1164,7 +1168,7 @@ class Generator(Statements):
         """`a and b and c` (or `or`s): each operand worked out only while none has decided
         the whole (False for `and`, True for `or`), the first that does ending the chain at
         once; each must be yes or no (E0306 names the operand that is not)."""
-        op = node.op
+        op, whole = node.op, node
         decided, other = ("True", "False") if op == "or" else ("False", "True")
         operands = [node.right]
         while node.left.kind == "binary" and node.left.op == op:
@@ -1172,6 +1176,11 @@ class Generator(Statements):
             operands.append(node.right)
         operands.append(node.left)
         operands.reverse()
+        if op == "and":
+            operands = self.turn_stoppers(whole, operands, fn, sc)
+            if len(operands) == 1:
+                return self.ex(operands[0], fn, sc) if self.yes_no(operands[0]) \
+                    else self._truth_of(operands[0], fn, sc, t)
         fn.emit(f"{t} = {decided}")
         with ExitStack() as inside:
             for o in operands[:-1]:
@@ -1187,6 +1196,44 @@ class Generator(Statements):
             b = self.ex(last, fn, sc)
             fn.emit(f"{t} = {b}" if self.yes_no(last) else
                     f"{t} = {b} if type({b}) is bool else m.truth({b}, {self.const(last)})")
+        return t
+
+    def turn_stoppers(self, whole, operands: list, fn, sc) -> list:
+        """The operands of `whole` (an `and`) left to write after those that end a loop's turn
+        and the loop: when `whole` is the loop's `where` (``Function.turn_test``), met first in
+        its turn, each of its first operands that reads no local the loop binds and charges no
+        step (numbers compared and worked out, fields, names) is the same on every turn: once
+        false, no turn can meet the `where`, and the loop ends (`break`). Its steps were
+        charged as it began, for every element: the same steps."""
+        test, fn.turn_test = fn.turn_test, None
+        if test is None or test[0] is not whole or fn.fold is None or not fn.fold.at_start(fn):
+            return operands
+        while len(operands) > 1 and self._same_each_turn(operands[0], test[1], sc):
+            o = operands.pop(0)
+            a = self.ex(o, fn, sc)
+            if self.yes_no(o):
+                fn.emit(f"if not {a}: break")
+            else:
+                fn.emit(f"if {a} is not True:")
+                fn.emit(f"    if {a} is not False: m.truth({a}, {self.const(o)})")
+                fn.emit("    break")
+        return operands
+
+    @staticmethod
+    def _same_each_turn(node, walked: frozenset, sc) -> bool:
+        """Whether `node` charges no step and reads no local of `walked` (through the names of
+        `sc`): its value is the same on every turn of the loops binding them."""
+        for n in A.walk(node):
+            if n.kind not in _STEP_FREE or n.kind == "binary" and n.op not in _STEP_FREE_OPS:
+                return False
+            if n.kind == "name" and sc.py.get(n.id) in walked:
+                return False
+        return True
+
+    def _truth_of(self, node, fn, sc, t: str) -> str:
+        """`node`'s value, which must be yes or no (E0306 otherwise)."""
+        b = self.ex(node, fn, sc)
+        fn.emit(f"{t} = {b} if type({b}) is bool else m.truth({b}, {self.const(node)})")
         return t
 
     @staticmethod
@@ -1334,6 +1381,7 @@ class Generator(Statements):
         later: list = []  # per loop: (its number, where its range starts) charged after it
         last = len(binds) - 1
         each = None  # the innermost loop's charge, written once its body is (`Fold`)
+        walked: list[str] = []  # the locals the loops bind
         for depth, b in enumerate(binds):
             it, ranged = self._items(b, fn, inner)
             size = fn.sizes.get(it)  # a range known as written: making it costs its size too
@@ -1343,6 +1391,7 @@ class Generator(Statements):
                 else:  # per element: 2 for a range known as written (made and walked), or 1
                     each = (fn.placeholder(), self.const(b), size, 2 if size else 1, it)
             v = fn.tmp()
+            walked.append(v)
             # a range known as written, in a loop that may stop early: its steps are charged
             # once it has ended, from the number it stopped at (the same steps)
             counted = stops and size
@@ -1379,7 +1428,10 @@ class Generator(Statements):
         opened = 0
         turn = len(fn.lines)  # where the innermost loop's turn starts
         if where is not None:
+            if binds and not stops:
+                fn.turn_test = (where, frozenset(walked))
             w = self.ex(where, fn, inner)
+            fn.turn_test = None
             if binds and self.yes_no(where):
                 fn.emit(f"if not {w}: continue")
             elif binds:
@@ -1642,6 +1694,8 @@ class Generator(Statements):
                 written = [self._written(a, sc) for a in node.args] \
                     if (fn.fixed or fn.listing) and self._loops(name) else [_MISSING]
                 if _MISSING in written:
+                    if fn.turn_test is not None and fn.turn_test[0] is node:
+                        fn.turn_test = (decl.body, fn.turn_test[1])  # the `where`, written out
                     return self._inlined(decl, args, at, fn, sc)
                 # in a define of parameters (called for many values of them), a call whose
                 # value does not depend on them: looked up while the state stands still (a
@@ -1762,6 +1816,10 @@ def _parts(pending: list) -> list[list]:
 _SPILL_BLOCKS = 14
 _SPILL_INDENT = 60
 _LEAVES = frozenset({"int", "str", "bool", "none", "name"})
+# What is worked out charging no step, whatever values it meets (`Generator._same_each_turn`):
+# `==` and `+` are not among the operators (lists compared or joined are charged)
+_STEP_FREE = _LEAVES | {"field", "unary", "binary"}
+_STEP_FREE_OPS = frozenset({"<", "<=", ">", ">=", "-", "*", "/", "%", "and", "or"})
 _TEXT_STEP = 64  # characters of a text charged one step (``Evaluator.text``)
 _INLINE_NODES = 60  # a define this small (in syntax nodes) is written where it is called
 _LOOPING = ("list_comp", "aggregate", "quantifier", "sole", "sort")  # expressions over values

@@ -649,3 +649,79 @@ setup {
     assert game_of(text).state.globals["found"] == [1, 0, 0, 0, 0, 2, 3, 3]
     source = "".join(rules_of(text).code.gen.sources)
     assert "is int and t" in source and "is not int or t" in source
+
+
+TURN_STOPPED = header() + """
+global gate: int = 2
+global hand: list of int = [1]
+global other: list of int = [2]
+global counted: int = 0
+global shown: list of int = []
+define open(g, x) = g >= 2 and gate * 1 > 0 and x != 3
+play {
+    choose players[1] "Pick" {
+        option pick for x in 1..5 where open(gate, x) { set gate = gate - 1 }
+        option wait for x in [7, 8] where WAIT { set gate = gate + 1 }
+    }
+    set counted = count(x in [1, 2, 3] where gate >= 2 and x > 1) \
+        + count(x in [1, 2, 3] where x > 1 and gate >= 2)
+    set shown = filter(y in [4, 5] where gate >= 1 and y > 4)
+    choose players[1] "Again" {
+        option pick for x in 1..5 where open(gate, x + 0) { set gate = gate - 1 }
+        option wait for x in [7, 8] where WAIT { set gate = gate + 1 }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("wait", ["x > 0", "hand == other and x > 0", "gate >= 1 and x > 0"])
+@pytest.mark.parametrize("moves", [["pick:1", "pick:2"], ["pick:4", "wait"], ["wait", "pick:5"]])
+def test_a_where_whose_first_operands_read_nothing_the_loop_binds_ends_the_loop_once_false(
+        monkeypatch, wait, moves):
+    """`g >= 2` and `gate * 1 > 0` in `open(gate, x)` read no local of the loop: false on
+    one turn, false on all, so the loop ends there; the options listed, the values counted and
+    every step charged are those of a loop that tries each turn (the same generator with the
+    ending turned off). Not after `x + 0` is worked out: the call's steps are then charged on
+    each turn. `x > 1` reads the loop's `x`, and `==` (which may charge steps) is
+    never one of them."""
+    text = TURN_STOPPED.replace("WAIT", wait)
+    stopped = rules_of(text)
+    source = "".join(stopped.code.gen.sources)
+    plain = "".join(rules_of(TURN_STOPPED.replace("WAIT", "x > 0")).code.gen.sources)
+    assert "if not (r5 >= (2) if type(r5) is int" in source  # `g >= 2`, where `gate` is read
+    # `gate >= 1` ends the loop too; not `hand == other`: comparing lists charges steps
+    assert (source.count(": break\n") > plain.count(": break\n")) \
+        == (wait == "gate >= 1 and x > 0")
+
+    def play(rules):
+        g, seen = Game(rules, 2, 0), []
+        for move in moves:
+            listed = g.legal_options()
+            seen.append((listed, g.state.steps))
+            if not listed:  # nothing was legal: the game went on to its end
+                break
+            g.apply(next((o for o, _ in listed if o.startswith(move)), listed[0][0]))
+        return seen, g.state.steps, g.state.globals, g.over
+
+    from rulebook.interpreter.codegen import Generator
+    monkeypatch.setattr(Generator, "turn_stoppers", lambda self, whole, operands, fn, sc: (
+        setattr(fn, "turn_test", None), operands)[1])
+    every_turn = rules_of(text)
+    assert ": break\n" not in "".join(every_turn.code.gen.sources).replace("    break\n", "")
+    assert play(stopped) == play(every_turn)
+
+
+def test_an_operand_that_ends_the_loop_is_still_worked_out_only_when_a_turn_is_made():
+    """Not a number: an error where the loop turns (E0306 naming the operand), none where the
+    list it walks is empty."""
+    text = header() + """
+global word: text = "w"
+global walked: list of int = WALKED
+global n: int = 0
+play { set n = count(x in walked where word >= 2 and x > 0) }
+"""
+    assert game_of(text.replace("WALKED", "[]")).state.globals["n"] == 0
+    with pytest.raises(DiagnosticError) as err:
+        game_of(text.replace("WALKED", "[1, 2]"))
+    d = err.value.diagnostics[0]
+    assert (d.code, d.line) == ("E0306", 8) and "text" in d.message
