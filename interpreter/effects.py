@@ -256,38 +256,39 @@ class Effects:
 
     def move_one(self, src, dst, item, place, node, src_key, dst_key) -> None:
         """`move x from A to B`: `take`, `put`, the change of each place (their keys, as
-        `changed` has them) and `note_moved`, in that order. A component from one list to
-        another, with no `reveal ... until changed` standing, is moved here at once: the same
-        steps, checks, clock and errors (`take`'s, when x is not in A)."""
+        `changed` has them) and `note_moved`, in that order. A component from a list or a grid
+        cell to a list or a grid cell, with no `reveal ... until changed` standing, is moved
+        here at once: the same steps, checks, clock and errors (`take`'s, when x is not in A;
+        `put`'s, for a grid cell)."""
         st = self.state
-        i = -1
-        if type(item) is Item and type(src) is list and type(dst) is list \
-                and not st.reveals_until_changed:
+        if type(item) is not Item or st.reveals_until_changed:
+            return self._move_one_apart(src, dst, item, place, node, src_key, dst_key)
+        if type(src) is list:
             try:
                 i = src.index(item)  # (a component is equal to itself alone: `contains`)
             except ValueError:
-                pass
-        if i < 0:
-            self.take(src, item, node)
-            self.put(dst, [item], place, node)
-            self.changed(src_key, None)
-            self.changed(dst_key, None)
-            self.note_moved([item])
-            return
-        st.steps += i + 1
-        if st.steps >= self.next_check:
-            self.steps_checked(node)
-        del src[i]
-        st.steps += 1
-        if st.steps >= self.next_check:
-            self.steps_checked(node)
-        if place == "top":
-            dst.insert(0, item)
+                return self._move_one_apart(src, dst, item, place, node, src_key, dst_key)
+            st.steps += i + 1
+            if st.steps >= self.next_check:
+                self.steps_checked(node)
+            del src[i]
+        elif type(src) is tuple and src[0].cells[src[1]] is item:  # a grid's cell
+            src[0].cells[src[1]] = None
         else:
-            dst.append(item)
-        if len(dst) > self.limits.max_collection:
-            raise RuleError("E0303", f"a list of {len(dst):,} elements is too large (limit "
-                            f"{self.limits.max_collection:,})", node)
+            return self._move_one_apart(src, dst, item, place, node, src_key, dst_key)
+        if type(dst) is list:
+            st.steps += 1
+            if st.steps >= self.next_check:
+                self.steps_checked(node)
+            if place == "top":
+                dst.insert(0, item)
+            else:
+                dst.append(item)
+            if len(dst) > self.limits.max_collection:
+                raise RuleError("E0303", f"a list of {len(dst):,} elements is too large (limit "
+                                f"{self.limits.max_collection:,})", node)
+        else:
+            self.put(dst, [item], place, node)
         for key in (src_key, dst_key):
             st.clock += 1
             if key is None:
@@ -296,6 +297,14 @@ class Effects:
                 self.touched.add(key[1])
         self.dirty = True
         st.changed_at[(MOVED, item.id)] = st.clock
+
+    def _move_one_apart(self, src, dst, item, place, node, src_key, dst_key) -> None:
+        """`move_one` as the calls it stands for, one after the other."""
+        self.take(src, item, node)
+        self.put(dst, [item], place, node)
+        self.changed(src_key, None)
+        self.changed(dst_key, None)
+        self.note_moved([item])
 
     def put(self, dst, moved, place, node):
         if isinstance(dst, tuple):

@@ -1,5 +1,5 @@
-"""`move x from A to B`: the runtime moves a component between two lists at once
-(`Effects.move_one`); what it does must be what taking, putting, noting both changes and the
+"""`move x from A to B`: the runtime moves a component between two lists or grid cells at
+once (`Effects.move_one`); what it does must be what taking, putting, noting both changes and the
 move do one after the other, which is how every other move is made."""
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from engine_helpers import game_of, header
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rulebook.interpreter.machine import Machine
+from rulebook.interpreter.values import Grid
 from rulebook.validator.diagnostics import DiagnosticError
 
 TILES = '''record Tile { name: text }
@@ -21,8 +22,10 @@ table tiles of Tile {
 global pile: list of Tile = tiles
 global row: list of Tile = []
 player hand: list of Tile = []
+global board: grid 2 by 2 of Tile? = none
 '''
-PLACES = ["pile", "row", "players[1].hand", "players[2].hand"]
+FILLED = "    move tiles.c from pile to board[1, 1]\n    move tiles.d from pile to board[2, 1]\n"
+PLACES = ["pile", "row", "players[1].hand", "players[2].hand", "board[1, 1]", "board[2, 1]"]
 
 
 def one_after_another(self, src, dst, item, place, node, src_key, dst_key) -> None:
@@ -41,17 +44,18 @@ def outcome(text: str):
         d = err.diagnostics[0]
         return ("error", d.code, d.line, d.message, getattr(err, "steps", None))
     st = g.state
-    return (repr(st.globals), repr([s.vars for s in st.seats]), st.steps, st.clock,
+    shown = {k: v.cells if isinstance(v, Grid) else v for k, v in st.globals.items()}
+    return (repr(shown), repr([s.vars for s in st.seats]), st.steps, st.clock,
             sorted(st.changed_at.items(), key=repr))
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from("abcd"), st.sampled_from(PLACES),
                           st.sampled_from(PLACES), st.booleans()), min_size=1, max_size=8))
-def test_a_move_between_lists_is_the_take_the_put_and_the_changes(moves):
+def test_a_move_between_lists_and_cells_is_the_take_the_put_and_the_changes(moves):
     lines = "".join(f"    move tiles.{x} from {a} to {b}{' at top' if top else ''}\n"
                     for x, a, b, top in moves)
-    text = header() + TILES + "setup {\n" + lines + "}\n"
+    text = header() + TILES + "setup {\n" + FILLED + lines + "}\n"
     at_once = outcome(text)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Machine, "move_one", one_after_another)
@@ -63,5 +67,5 @@ def test_a_component_not_in_the_list_it_is_moved_from_is_refused_where_it_is_mov
     with pytest.raises(DiagnosticError) as err:
         game_of(text)
     d = err.value.diagnostics[0]
-    assert (d.code, d.line) == ("E0308", 16)
+    assert (d.code, d.line) == ("E0308", 17)
     assert "is not in the place it is moved from" in d.message
