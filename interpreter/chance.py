@@ -340,7 +340,7 @@ def _invariants_hold(game) -> bool:
     moments = code.invariant_moments
 
     def check() -> bool:
-        for inv, test, _ in code.invariants:
+        for inv, test, _, _ in code.invariants:
             when = moments.get(inv.name)
             if when is not None and not truth(when(machine, {}), inv.when):
                 continue

@@ -211,10 +211,12 @@ class Function:
                 f"1 <= {c} <= {grid}.columns", f"({r} - 1) * {grid}.columns + {c} - 1")
 
     def numbers_within(self, t: str) -> str:
-        """The test that number `t` is within the bounds on numbers (`Limits.max_number`)."""
+        """The test that number `t` is known within the bounds on numbers at once: within
+        `Evaluator.safe_number`, which Python compares without its generic path (a number past
+        it, rare, is left to the runtime, which holds it to `Limits.max_number`)."""
         if self.natural(t):
-            return f"{t} <= {self.use('MAXN')}"
-        return f"{self.use('MINN')} <= {t} <= {self.use('MAXN')}"
+            return f"{t} <= {self.use('SAFE')}"
+        return f"{self.use('MINS')} <= {t} <= {self.use('SAFE')}"
 
     def natural(self, x: str) -> bool:
         """Whether `x` holds a number known to be 0 or more (`naturals`, a literal, a number of
@@ -388,6 +390,7 @@ class Fold:
 # caller's)
 _HOISTS = {"st": "m.state", "G": "m.state.globals", "C": "m.state.consts", "W": "m.watcher",
            "MAXN": "m.limits.max_number", "MINN": "-m.limits.max_number",
+           "SAFE": "m.safe_number", "MINS": "m.safe_low",
            "LIMIT": "m.limits.max_options", "DEPTH": "m.depth",
            "DEEP": "DEPTH >= m.limits.max_depth"}
 _HOIST_ORDER = {name: i for i, name in enumerate(_HOISTS)}

@@ -135,7 +135,7 @@ class Effects:
         else:
             if self.touched is not None:
                 self.touched.add(key[1])
-            if decl is not None and decl.stacked:
+            if decl is not None and id(decl) in self.rules.code.stacked:
                 st.changed_at[key] = st.clock
             if st.reveals_until_changed and key in st.reveals_until_changed:
                 # `reveal x until changed`: its value is gone

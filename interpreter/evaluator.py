@@ -31,6 +31,11 @@ def truth(value, node) -> bool:
                     f"`{show(value)}`", node, "write a comparison such as `x > 0` or `x != none`")
 
 
+_ONE_DIGIT = 2 ** 30 - 1  # the largest int of one digit
+_FRESH_LIST = object()  # (a field's plan: a new empty list each time)
+_MADE = object()  # (a field's plan: made by `default_for`, a grid or a map)
+
+
 class Evaluator:
     """Everything an expression can do, over one game's state."""
 
@@ -40,6 +45,10 @@ class Evaluator:
         self.rules = rules
         self.state = state
         self.limits = limits
+        # Within these a number is within the bounds: ints of one digit, which CPython compares
+        # at once (`max_number`, of more digits, is compared by the generic path).
+        self.safe_number = min(limits.max_number, _ONE_DIGIT)
+        self.safe_low = -self.safe_number
         self.depth = 0
         self.pending_player = None
         self._memory_check_at = CHECK_EVERY
@@ -436,17 +445,27 @@ class Evaluator:
 
     def new_struct(self, node, values):
         """`new Record { f: v, ... }`: a structure, its other fields at their defaults."""
-        record = self.rules.records.get(node.record)
-        if record is None:
-            raise RuleError("E0311", f"unknown record `{node.record}`", node)
-        self.tick(node, len(record.fields))
-        fields = {f.name: self.default_for(f.type, f) for f in record.fields}
+        kind = node.record
+        plan = self.rules.code.struct_plans.get(kind)
+        if plan is None:
+            record = self.rules.records.get(kind)
+            if record is None:
+                raise RuleError("E0311", f"unknown record `{kind}`", node)
+            plan = self.rules.code.struct_plans[kind] = _plan_of(record)
+        st = self.state  # (`tick`, written out)
+        st.steps += len(plan)
+        if st.steps >= self.next_check:
+            self.steps_checked(node)
+        fields = {}
+        for name, start, t, f in plan:
+            fields[name] = [] if start is _FRESH_LIST else self.default_for(t, f) \
+                if start is _MADE else start
         for name, value, at in values:
             if name not in fields:
-                raise RuleError("E0311", f"a {node.record} has no field `{name}`", at)
+                raise RuleError("E0311", f"a {kind} has no field `{name}`", at)
             fields[name] = value
-        self.state.struct_ids += 1
-        return Struct(node.record, fields, self.state.struct_ids)
+        st.struct_ids += 1
+        return Struct(kind, fields, st.struct_ids)
 
     # ---------------------------------------------------------------------- comprehension
     @staticmethod
@@ -885,6 +904,20 @@ def _as_list(v, node) -> list:
     if isinstance(v, Grid):
         return [c for c in v.cells if c is not None]
     raise RuleError("E0306", f"expected a list, got {type_name(v)}", node)
+
+
+def _plan_of(record) -> tuple:
+    """How a structure of `record` starts, field by field (its name, and the value it starts
+    with, `_FRESH_LIST` or `_MADE`; the type and field `default_for` is given): worked out once
+    (`Code.struct_plans`), as the fields of a record's declaration are slow to read."""
+    plan = []
+    for f in record.fields:
+        t = f.type
+        kind = None if t is None else t.kind
+        start = _MADE if kind in ("grid_type", "map_type") else _FRESH_LIST \
+            if kind in ("list_type", "deck_type") else _default_for(t)
+        plan.append((f.name, start, t, f))
+    return tuple(plan)
 
 
 def _default_for(t) -> object:

@@ -125,21 +125,23 @@ class Decision:
     for an option only when it is read (`options`, `chosen`), so that bots, who read ids, never
     pay for the options they do not take."""
 
-    __slots__ = ("player", "prompt", "secret", "node", "clock", "_options", "_listed", "_base",
-                 "_machine", "_ids", "_by_id", "_picked")
+    __slots__ = ("player", "prompt", "secret", "node", "clock", "composed", "_options", "_listed",
+                 "_base", "_machine", "_ids", "_by_id", "_picked")
 
     def __init__(self, player: Seat, prompt: str, options: list[OptionInstance] | None,
                  secret: bool, node, clock: int = 0):
         self.player, self.prompt, self.secret, self.node, self.clock = \
             player, prompt, secret, node, clock
+        self.composed = node.kind == "compose"  # (read once: a node's fields are slow to read)
         self._options, self._listed, self._ids, self._by_id = options, None, None, None
         self._picked = None
 
     @classmethod
     def of_listed(cls, player: Seat, prompt: str, listed: list[tuple], base: dict, machine,
-                  secret: bool, node, clock: int) -> "Decision":
+                  secret: bool, node, clock: int, composed: bool) -> "Decision":
         d = _new_instance(cls)
         d.player, d.prompt, d.secret, d.node, d.clock = player, prompt, secret, node, clock
+        d.composed = composed
         d._options, d._listed, d._base, d._machine, d._ids, d._by_id, d._picked = \
             None, listed, base, machine, None, None, None
         return d
@@ -226,27 +228,27 @@ class Decision:
     def id_pairs(self, bots: bool) -> list[tuple[str, None]]:
         """(id, None) for each legal option (`bots`: of `forward_ids`): what bots that read no
         labels are given."""
-        ids = self.forward_ids() if bots and self.node.kind == "compose" else self.ids
+        ids = self.forward_ids() if bots and self.composed else self.ids
         return list(zip(ids, repeat(None)))
 
     def forward_ids(self) -> list[str]:
         """The ids bots and automata choose among: without the one that starts a composed
         decision over (when another is legal), so that they always finish it."""
         ids = self.ids
-        if self.node.kind != "compose" or not self.has(A.COMPOSE_START_OVER):
+        if not self.composed or not self.has(A.COMPOSE_START_OVER):
             return ids
         return [i for i in ids if i != A.COMPOSE_START_OVER] or ids
 
     def forward_count(self) -> int:
         """How many ids `forward_ids` has (made only for a composed decision)."""
-        if self.node.kind == "compose":
+        if self.composed:
             return len(self.forward_ids())
         return len(self._listed) if self._options is None else len(self._options)
 
     def forward_id(self, k: int) -> str:
         """The `k`th of `forward_ids` (the list made only for a composed decision), kept as
         picked: `has` and `chosen` know it without listing the ids."""
-        if self.node.kind == "compose":
+        if self.composed:
             return self.forward_ids()[k]
         oid = _id_of(self._listed[k]) if self._options is None else self._options[k].id
         self._picked = (k, oid)
@@ -255,7 +257,7 @@ class Decision:
     def forward_entry(self, k: int) -> tuple[tuple, str]:
         """The `k`th of `forward_ids` as `entry` gives it, and its id: what a bot that picks by
         position takes, with nothing looked up by id."""
-        if self._options is None and self.node.kind != "compose":
+        if self._options is None and not self.composed:
             entry = self._listed[k]
             oid = entry[0]
             return entry, oid if oid is not None else entry[1].id_of(entry[2])
@@ -315,10 +317,12 @@ class ChooseCode:
     """A `choose` compiled: who decides, the prompt, the options; `id` is its number among the
     ruleset's decisions (saves name an option by it and the option's position)."""
 
-    __slots__ = ("node", "id", "player", "prompt", "options", "has_done")
+    __slots__ = ("node", "id", "player", "prompt", "options", "has_done", "optional", "repeat")
+    composed = False
 
     def __init__(self, gen, s, scope: frozenset):
         self.node = s
+        self.optional, self.repeat = s.optional, s.repeat  # (a node's fields are slow to read)
         self.player, self.prompt = gen.expr(s.player, scope), gen.text(s.prompt, scope)
         self.options = [OptionCode(gen, o, scope, s) for o in s.options]
         self.has_done = any(o.name == DONE for o in self.options)  # no `done` to add
@@ -350,6 +354,7 @@ class ComposeCode:
     position); `start_over`: whether the rules say what starting over does."""
 
     __slots__ = ("node", "id", "player", "prompt", "showing", "steps", "options", "start_over")
+    composed = True
 
     def __init__(self, gen, s, scope: frozenset):
         self.node = s

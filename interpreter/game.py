@@ -214,18 +214,20 @@ class Game:
 
     def _check_each(self, machine, touched) -> None:
         moments = self.rules.code.invariant_moments
-        for inv, test, reads in self.rules.code.invariants:
+        for inv, test, reads, name in self.rules.code.invariants:
             if touched is not None and reads is not None and touched.isdisjoint(reads) \
-                    and inv.name not in self._owed:
+                    and name not in self._owed:
                 continue  # nothing it reads has changed since it last held
             try:
                 machine.tick(inv)
-                when = moments.get(inv.name)
+                when = moments.get(name)
                 if when is not None and not truth(when(machine, {}), inv.when):
-                    self._owed.add(inv.name)  # not now: at its next moment
+                    self._owed.add(name)  # not now: at its next moment
                     continue
-                self._owed.discard(inv.name)
-                ok = truth(test(machine, {}), inv.test)
+                self._owed.discard(name)
+                ok = test(machine, {})
+                if ok is not True and ok is not False:
+                    ok = truth(ok, inv.test)  # (raises: not yes or no)
             except RuleError as err:
                 self._fail(err)
             if not ok:
@@ -552,14 +554,14 @@ class Game:
     # ------------------------------------------------------------------------------ results
     def scores(self) -> dict[int, object]:
         """Each seat's value of the first winner key (the score), after the game."""
-        w = self.rules.winner
+        w = self.rules.code.winner
         out = {}
-        if w is None or not w.keys or w.keys[0].kind != "sort_key":
+        if w is None or w[2] is None:  # no winner line, or its first key no score
             return out
-        key = self.rules.code.winner[2]
+        _, _, key, name, _ = w
         for seat in self.state.seats:
             try:
-                out[seat.seat] = key(self.machine, {w.binding.name: seat})
+                out[seat.seat] = key(self.machine, {name: seat})
             except RuleError:
                 out[seat.seat] = None
         return out

@@ -215,11 +215,11 @@ class Machine(Evaluator, Effects):
         w = self.rules.code.winner
         if w is None:
             return []
-        node, rows, _ = w
+        node, rows, _, _, random = w
         ordered = self.order(rows(self, {}), node)
         if not ordered:
             return []
-        if any(k.kind == "random_key" for k in node.keys):
+        if random:
             return [ordered[0][0]]  # a random key leaves no tie: `order` drew the first
         best = ordered[0][1]
         return [p for p, k in ordered if k == best]
@@ -233,7 +233,7 @@ class Machine(Evaluator, Effects):
         if type(player) is not Seat:
             raise RuleError("E0306", f"`choose` needs a player, not {type_name(player)}",
                             node.player)
-        if node.kind == "compose":
+        if op.composed:
             step = self.decide_composed(op, env)
             if step is None:
                 return None
@@ -242,15 +242,15 @@ class Machine(Evaluator, Effects):
             listed = self.options(op, env, op.options)
             if not listed:
                 return None
-            if node.optional:
+            if op.optional:
                 listed.append(("skip", None, "Skip"))
-            if node.repeat and not op.has_done:
+            if op.repeat and not op.has_done:
                 listed.append((DONE, None, "Done"))
             prompt = op.prompt
             if type(prompt) is not str:
                 prompt = self.prompt(prompt, env)
         decision = Decision.of_listed(player, prompt, listed, env, self, self.secret_depth > 0,
-                                      node, self.state.clock)
+                                      node, self.state.clock, op.composed)
         if self.watcher is not None:  # an audited decision reads its labels at once: seen now
             for o in decision.options:
                 o.label

@@ -226,17 +226,21 @@ class Code:
     modifiers: dict = field(default_factory=dict)     # define -> [(modifier, when, value)]
     # (declaration, names bound, condition, routine, the combinations of its bindings)
     reactions: list = field(default_factory=list)
-    invariants: list = field(default_factory=list)    # (declaration, test, reads)
+    invariants: list = field(default_factory=list)    # (declaration, test, reads, name)
     # invariant -> its `when`, compiled: it is checked only at moments when that holds
     invariant_moments: dict = field(default_factory=dict)
     # repeatable define -> the variables it may read (None: unknown): a value it gave while the
     # invariants were checked is given again at the next check if none of them changed since
     define_reads: dict = field(default_factory=dict)
+    struct_plans: dict = field(default_factory=dict)  # record -> how a new one starts (`new`)
+    # id() of each `stacked` variable's declaration (`changed` keeps when it changed)
+    stacked: frozenset = frozenset()
     pieces: list = field(default_factory=list)        # (declaration, total)
     policies: dict = field(default_factory=dict)      # automaton -> [(option, within, keys)]
     otherwise: dict = field(default_factory=dict)     # automaton -> its `otherwise` line, if any
     scopes: dict = field(default_factory=dict)        # id(choose) -> (choose, names it is in)
-    # (declaration, its ranking (codegen.Generator.ranking), its first key (the score) or None)
+    # (declaration, its ranking (codegen.Generator.ranking), its first key (the score) or None,
+    # the name it binds, whether a key is `random`)
     winner: tuple | None = None
     setup: object = None                              # routines (flow.Routine)
     play: object = None
@@ -289,6 +293,9 @@ def compile_code(rules: Rules) -> Code:
             if d.at_least is not None or d.at_most is not None:
                 code.bounds[id(d)] = tuple(early(b, scope) if b is not None else None
                                            for b in (d.at_least, d.at_most))
+    code.stacked = frozenset(id(d) for decls in (rules.global_vars, rules.player_vars,
+                                                 rules.component_vars)
+                             for d in decls.values() if d.stacked)
     for target, mods in rules.modifiers.items():
         code.modifiers[target] = [
             (m, compile_expr(m.when, frozenset(m.params)) if m.when is not None else None,
@@ -310,7 +317,7 @@ def compile_code(rules: Rules) -> Code:
                                gen.combinations(r.bindings, none)))
     for inv in rules.invariants:
         code.invariants.append((inv, compile_expr(inv.test, none),
-                                variables_read(inv.test, rules)))
+                                variables_read(inv.test, rules), inv.name))
         if inv.when is not None:
             code.invariant_moments[inv.name] = compile_expr(inv.when, none)
     if rules.invariants:
@@ -330,7 +337,8 @@ def compile_code(rules: Rules) -> Code:
         first = w.keys[0] if w.keys else None
         score = compile_expr(first.expr, frozenset({w.binding.name})) \
             if first is not None and first.kind == "sort_key" else None
-        code.winner = (w, gen.ranking(w.binding, None, w.keys, none), score)
+        code.winner = (w, gen.ranking(w.binding, None, w.keys, none), score, w.binding.name,
+                       any(k.kind == "random_key" for k in w.keys))
     for part in ("setup", "play", "scoring"):
         decl = getattr(rules, part)
         if decl is not None:

@@ -80,7 +80,7 @@ class Copier:
             return Decision.of_listed(
                 self.value(d.player), d.prompt,
                 [(oid, option, self.value(values)) for oid, option, values in d._listed],
-                self.value(d._base), self.machine, d.secret, d.node, d.clock)
+                self.value(d._base), self.machine, d.secret, d.node, d.clock, d.composed)
         return Decision(self.value(d.player), d.prompt,
                         [self.option(o) for o in d.options], d.secret, d.node, d.clock)
 

@@ -190,6 +190,21 @@ def test_sums_of_sizes_and_counts_are_held_to_the_upper_bound():
     assert g.state.globals["n"] == 9
 
 
+def test_numbers_past_one_digit_of_python_ints_are_held_to_the_bounds_as_any():
+    """Within 2**30 a number is known within the bounds at once (`Evaluator.safe_number`);
+    past it, up to `max_number` (2**53), it is still a number, and past that refused."""
+    text = "global n: int = 1073741823\nglobal m: int\nplay {\n" \
+        "    set n = n + 1\n    set m = 0 - n - n\n    repeat 22 times { set n = n * 2 }\n}\n"
+    g = game_of(header("1") + text, players=1)
+    assert (g.state.globals["n"], g.state.globals["m"]) == (2 ** 52, -(2 ** 31))
+    assert game_of(header("1") + text.replace("repeat 22 times", "repeat 23 times"),
+                   players=1).state.globals["n"] == 2 ** 53  # the bound itself
+    d = _error(text.replace("repeat 22 times", "repeat 24 times"))
+    assert (d.code, d.line) == ("E0304", 9)
+    d = _error(text, Limits(max_number=2 ** 40))
+    assert (d.code, d.line) == ("E0304", 9)
+
+
 def test_short_loops_without_a_check_of_their_own_are_still_stopped_by_the_loop_around():
     """The innermost loop over a range written as numbers (64 turns at most), with no loop in
     it, charges its steps without looking at the budget: the loop around looks."""
