@@ -317,11 +317,11 @@ class ChooseCode:
     """A `choose` compiled: who decides, the prompt, the options; `id` is its number among the
     ruleset's decisions (saves name an option by it and the option's position)."""
 
-    __slots__ = ("node", "id", "player", "prompt", "options", "has_done", "optional", "repeat")
-    composed = False
+    __slots__ = ("node", "id", "player", "prompt", "options", "has_done", "optional", "repeat",
+                 "composed")
 
     def __init__(self, gen, s, scope: frozenset):
-        self.node = s
+        self.node, self.composed = s, False
         self.optional, self.repeat = s.optional, s.repeat  # (a node's fields are slow to read)
         self.player, self.prompt = gen.expr(s.player, scope), gen.text(s.prompt, scope)
         self.options = [OptionCode(gen, o, scope, s) for o in s.options]
@@ -353,11 +353,11 @@ class ComposeCode:
     order (so that a saved decision names an option as for `choose`: this decision and a
     position); `start_over`: whether the rules say what starting over does."""
 
-    __slots__ = ("node", "id", "player", "prompt", "showing", "steps", "options", "start_over")
-    composed = True
+    __slots__ = ("node", "id", "player", "prompt", "showing", "steps", "options", "start_over",
+                 "composed")
 
     def __init__(self, gen, s, scope: frozenset):
-        self.node = s
+        self.node, self.composed = s, True
         self.player, self.prompt = gen.expr(s.player, scope), gen.text(s.prompt, scope)
         self.showing = [gen.expr(e, scope) for e in s.showing]
         self.options, self.steps = [], []
