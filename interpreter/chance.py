@@ -340,8 +340,8 @@ def _invariants_hold(game) -> bool:
     moments = code.invariant_moments
 
     def check() -> bool:
-        for inv, test, _, _ in code.invariants:
-            when = moments.get(inv.name)
+        for inv, test, _, name in code.invariants:
+            when = moments.get(name)
             if when is not None and not truth(when(machine, {}), inv.when):
                 continue
             if not truth(test(machine, {}), inv.test):

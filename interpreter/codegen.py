@@ -978,12 +978,9 @@ class Generator(Statements):
             fn.emit(f"{branch} {fn.use('W')} is not None: m.note_read({o}.seat, {name!r}, {t})")
 
     def _table_named(self, node, sc) -> bool:
-        """Whether `node` names a table (no block binds the name, nor a state variable or a
+        """Whether `node` names a table (no block binds the name, nor is it a global or a
         constant)."""
-        name = node.id if node.kind == "name" else None
-        return name in self.rules.tables and name not in sc.py \
-            and (sc.env is None or name not in sc.env) and name not in self.rules.global_vars \
-            and name not in self._const_names_of_rules
+        return node.kind == "name" and node.id in self.rules.tables and self._of_rules(node, sc)
 
     def _global_grid(self, node, sc) -> bool:
         """Whether `node` names a state variable declared as a grid (not a local name)."""
@@ -1181,9 +1178,6 @@ class Generator(Statements):
         operands.reverse()
         if op == "and":
             operands = self.turn_stoppers(whole, operands, fn, sc)
-            if len(operands) == 1:
-                return self.ex(operands[0], fn, sc) if self.yes_no(operands[0]) \
-                    else self._truth_of(operands[0], fn, sc, t)
         fn.emit(f"{t} = {decided}")
         with ExitStack() as inside:
             for o in operands[:-1]:
@@ -1232,12 +1226,6 @@ class Generator(Statements):
             if n.kind == "name" and sc.py.get(n.id) in walked:
                 return False
         return True
-
-    def _truth_of(self, node, fn, sc, t: str) -> str:
-        """`node`'s value, which must be yes or no (E0306 otherwise)."""
-        b = self.ex(node, fn, sc)
-        fn.emit(f"{t} = {b} if type({b}) is bool else m.truth({b}, {self.const(node)})")
-        return t
 
     @staticmethod
     def _ints(fn, a: str, b: str) -> str:
@@ -1297,10 +1285,14 @@ class Generator(Statements):
     def _is_member(self, node, sc) -> bool:
         """Whether a name means an enum member (no block binds it, nor is it a global or a
         constant)."""
+        return node.id in self.rules.members and self._of_rules(node, sc)
+
+    def _of_rules(self, node, sc) -> bool:
+        """Whether name `node` means what the rules declare, known as the code is written: no
+        block binds it (the block's names known), nor is it a global or a constant."""
         name = node.id
-        return (name in self.rules.members and name not in sc.py and sc.env is not None
-                and name not in sc.env and name not in self.rules.global_vars
-                and name not in self._const_names_of_rules)
+        return (name not in sc.py and sc.env is not None and name not in sc.env
+                and name not in self.rules.global_vars and name not in self._const_names_of_rules)
 
     def ex_conditional(self, node, fn, sc):
         c = self.ex(node.test, fn, sc)

@@ -448,10 +448,7 @@ class Evaluator:
         kind = node.record
         plan = self.rules.code.struct_plans.get(kind)
         if plan is None:
-            record = self.rules.records.get(kind)
-            if record is None:
-                raise RuleError("E0311", f"unknown record `{kind}`", node)
-            plan = self.rules.code.struct_plans[kind] = _plan_of(record)
+            raise RuleError("E0311", f"unknown record `{kind}`", node)
         st = self.state  # (`tick`, written out)
         st.steps += len(plan)
         if st.steps >= self.next_check:
@@ -906,10 +903,10 @@ def _as_list(v, node) -> list:
     raise RuleError("E0306", f"expected a list, got {type_name(v)}", node)
 
 
-def _plan_of(record) -> tuple:
+def struct_plan(record) -> tuple:
     """How a structure of `record` starts, field by field (its name, and the value it starts
-    with, `_FRESH_LIST` or `_MADE`; the type and field `default_for` is given): worked out once
-    (`Code.struct_plans`), as the fields of a record's declaration are slow to read."""
+    with, `_FRESH_LIST` or `_MADE`; the type and field `default_for` is given): worked out when
+    the rules load (`Code.struct_plans`), as the fields of a declaration are slow to read."""
     plan = []
     for f in record.fields:
         t = f.type
