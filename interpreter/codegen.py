@@ -781,7 +781,7 @@ class Generator(Statements):
             v = self.ex(p.expr, fn, sc)
             t = fn.tmp()
             fn.emit(f"{t} = {v} if type({v}) is str else str({v}) if type({v}) is int else "
-                    f"m.shown({v}, {self.const(node)})")
+                    f"{v}.text if type({v}) is Seat else m.shown({v}, {self.const(node)})")
             pieces.append(t)
         t = fn.tmp()
         # a short text is itself (no step); a longer one is charged and bounded by `joined`

@@ -137,11 +137,16 @@ class Effects:
                 self.touched.add(key[1])
             if decl is not None and id(decl) in self.rules.code.stacked:
                 st.changed_at[key] = st.clock
-            if st.reveals_until_changed and key in st.reveals_until_changed:
-                # `reveal x until changed`: its value is gone
-                st.reveals_until_changed.discard(key)
-                st.reveals.pop(key, None)
+            if st.reveals_until_changed:
+                self.reveal_changed(key)
         self.dirty = True
+
+    def reveal_changed(self, key) -> None:
+        """`reveal x until changed` of the variable `key`, just changed: its value is gone."""
+        st = self.state
+        if key in st.reveals_until_changed:
+            st.reveals_until_changed.discard(key)
+            st.reveals.pop(key, None)
 
     def end_reveals_holding(self, inside) -> None:
         """`reveal x until changed` ends when a value inside x is changed in place."""

@@ -18,7 +18,7 @@ from .errors import IllegalDecision, RuleError, to_diagnostic
 from .evaluator import truth
 from .explain import explain
 from .flow import RoutineFrame, Signal, SimFrame
-from .machine import CONTROL_SIGNALS, RECOMPUTE, Decision, Machine
+from .machine import CONTROL_SIGNALS, RECOMPUTE, Decision, Machine, statement_of
 from .rng import Rng
 from .rules import Rules
 from .snapshot import BadSnapshot, copy_machine, read_game, write_game
@@ -58,6 +58,47 @@ class AnsweredAtOnce:
     def __init__(self, game: "Game", picks: dict, limit: int):
         self.game, self.picks, self.limit, self.made = game, picks, limit, 0
 
+    def ask(self, op, env: dict, stack: list, frame: RoutineFrame, label: int):
+        """The decision a `choose` or `compose` (compiled: `op`) asks, as `Machine.decide`
+        makes it, answered at once where it can be (True: the answer is in `frame.chosen`);
+        else the Decision that waits, or None when nothing is legal. A `choose` answered at once
+        in a game that keeps no log is never made a ``Decision``: its listed options are
+        picked from as they are (the same steps, draws and record as `__call__`)."""
+        game = self.game
+        machine = game.machine
+        if op.composed or machine.keeps_log or machine.watcher is not None \
+                or stack is not machine.stack:
+            decision = machine.decide(op, env)
+            if decision is not None and self(decision, stack, frame, label):
+                return True
+            return decision
+        asked = machine.choice(op, env)
+        if asked is None:
+            return None
+        player, prompt, listed = asked
+        if player.automaton is not None or self.made >= self.limit:
+            return machine.decision_of(op, env, player, prompt, listed)
+        frame.at = label  # where it is asked, as when it waits (`statement_of` blames it)
+        st = machine.state
+        st.steps += machine.limits.decision_steps  # (`Machine.charge_decision`)
+        if st.steps >= machine.next_check:
+            machine.steps_checked(statement_of(frame))
+        machine.pending_player = player
+        if game.rules.code.invariants and (game.invariants != "turn"
+                                           or st.turns != game._checked_turn):
+            game._check_invariants(asking=True)
+        seat = player.seat
+        entry = listed[self.picks[seat](len(listed))]
+        oid = entry[0]
+        if oid is None:
+            oid = entry[1].id_of(entry[2])
+        game.history.append({"player": seat, "option": oid})  # as `apply` records it
+        game.revealed.append(None)
+        st.decisions += 1  # (`RoutineFrame.answered`, with no log to write)
+        frame.chosen = (entry, player)
+        self.made += 1
+        return True
+
     def __call__(self, decision: Decision, stack: list, frame: RoutineFrame, label: int) -> bool:
         game = self.game
         machine = game.machine
@@ -69,7 +110,7 @@ class AnsweredAtOnce:
         machine.charge_decision(frame)
         machine.pending_player = player
         if game.rules.code.invariants:
-            game._check_invariants(decision)
+            game._check_invariants(asking=True)
         seat = player.seat
         entry, oid = decision.forward_entry(self.picks[seat](decision.forward_count()))
         game.history.append({"player": seat, "option": oid})  # as `apply` records it
@@ -176,16 +217,15 @@ class Game:
         if self.rules.code.invariants:
             self._check_invariants()
 
-    def _check_invariants(self, pending: Decision | None = None) -> None:
+    def _check_invariants(self, asking: bool = False) -> None:
         """The invariants hold from the end of setup on (a setup that asks a question midway
         has dealt only part of the game). Called only when the rules have invariants, once the
-        flow has come to `pending` (by default the game's pending decision)."""
+        flow has come to the game's pending decision (or the end), or to a decision `asking`
+        where it is answered at once."""
         machine = self.machine
         if not machine.set_up:
             return
-        if pending is None:
-            pending = self.pending
-        if self.invariants == "turn" and pending is not None \
+        if self.invariants == "turn" and (asking or self.pending is not None) \
                 and machine.state.turns == self._checked_turn:
             return  # still in the turn checked last: wait for its end
         self._checked_turn = machine.state.turns

@@ -228,33 +228,54 @@ class Machine(Evaluator, Effects):
     def decide(self, op, env) -> Decision | None:
         """The decision a `choose` or `compose` (compiled: `op`) asks now with the names `env`,
         or None when nothing is legal (or, composed, nothing is left to confirm)."""
-        node = op.node
-        player = op.player(self, env)
-        if type(player) is not Seat:
-            raise RuleError("E0306", f"`choose` needs a player, not {type_name(player)}",
-                            node.player)
         if op.composed:
+            player = op.player(self, env)
+            if type(player) is not Seat:
+                raise self.not_a_player(op, player)
             step = self.decide_composed(op, env)
             if step is None:
                 return None
             prompt, listed = step
         else:
-            listed = self.options(op, env, op.options)
-            if not listed:
+            asked = self.choice(op, env)
+            if asked is None:
                 return None
-            if op.optional:
-                listed.append(("skip", None, "Skip"))
-            if op.repeat and not op.has_done:
-                listed.append((DONE, None, "Done"))
-            prompt = op.prompt
-            if type(prompt) is not str:
-                prompt = self.prompt(prompt, env)
+            player, prompt, listed = asked
+        return self.decision_of(op, env, player, prompt, listed)
+
+    def choice(self, op, env) -> tuple[Seat, str, list] | None:
+        """What a `choose` (not composed) asks now: who decides, the prompt and the options
+        listed, with the engine's own `skip` and `done` where it adds them (None: nothing is
+        legal)."""
+        player = op.player(self, env)
+        if type(player) is not Seat:
+            raise self.not_a_player(op, player)
+        listed = self.options(op, env, op.options)
+        if not listed:
+            return None
+        if op.optional:
+            listed.append(("skip", None, "Skip"))
+        if op.repeat and not op.has_done:
+            listed.append((DONE, None, "Done"))
+        prompt = op.prompt
+        if type(prompt) is not str:
+            prompt = self.prompt(prompt, env)
+        return player, prompt, listed
+
+    def decision_of(self, op, env, player: Seat, prompt: str, listed: list) -> Decision:
+        """The decision that waits for `player`'s answer among the options `listed`."""
         decision = Decision.of_listed(player, prompt, listed, env, self, self.secret_depth > 0,
-                                      node, self.state.clock, op.composed)
+                                      op.node, self.state.clock, op.composed)
         if self.watcher is not None:  # an audited decision reads its labels at once: seen now
             for o in decision.options:
                 o.label
         return decision
+
+    @staticmethod
+    def not_a_player(op, value) -> RuleError:
+        """The error of a `choose` or `compose` (compiled: `op`) asked of `value`, no player."""
+        return RuleError("E0306", f"`choose` needs a player, not {type_name(value)}",
+                         op.node.player)
 
     def prompt(self, prompt, env) -> str:
         """What a decision (or a step of one) asks: written as a text, worked out, or `Choose`."""
@@ -322,17 +343,21 @@ class Machine(Evaluator, Effects):
 
     def options(self, op, env, codes) -> list[tuple]:
         """The legal options of `codes` (a `choose`'s, or a `compose` step's), listed as the
-        rules make them (``flow.Decision``), while the state stands still (`standing_still`)."""
+        rules make them (``flow.Decision``), while the state stands still (as in
+        `standing_still`, written out here: it is done at every decision)."""
         out: list[tuple] = []
-        if len(codes) == 1:  # (one option: its listing called at once)
-            self.standing_still(codes[0].enumerate, self, env, out, set())
-        else:
-            self.standing_still(self._enumerate, codes, env, out, set())
+        seen: set = set()
+        if self.memo is not None or self.watcher is not None:
+            for opt in codes:
+                opt.enumerate(self, env, out, seen)
+            return out
+        self.memo = {}
+        try:
+            for opt in codes:
+                opt.enumerate(self, env, out, seen)
+        finally:
+            self.memo = None
         return out
-
-    def _enumerate(self, codes, env, out: list, seen: set) -> None:
-        for opt in codes:
-            opt.enumerate(self, env, out, seen)
 
     @staticmethod
     def unique_option_id(oid: str, seen: set) -> str:

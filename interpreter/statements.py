@@ -327,8 +327,21 @@ class Statements(Routines):
         fn.emit(f"{old} = {holder}[{name!r}]")
         fn.emit(f"if not {_same(fn, old, v)}:")
         fn.emit(f"    {holder}[{name!r}] = {v}")
-        # (the declaration matters to `changed` only when the variable is `stacked`)
-        fn.emit(f"    m.changed({key}, {self.const(decl) if decl.stacked else None})")
+        with fn.indent():
+            self.note_change(fn, key, name, decl)
+
+    def note_change(self, fn, key: str, name: str, decl) -> None:
+        """The change of state variable `name` (whose key is `key`) noted: `Effects.changed`,
+        written out when the variable is not `stacked` (only then does its declaration
+        matter there)."""
+        if decl is not None and decl.stacked:
+            fn.emit(f"m.changed({key}, {self.const(decl)})")
+            return
+        st = fn.use("st")
+        fn.emit(f"{st}.clock += 1")
+        fn.emit(f"if m.touched is not None: m.touched.add({name!r})")
+        fn.emit(f"if {st}.reveals_until_changed: m.reveal_changed({key})")
+        fn.emit("m.dirty = True")
 
     def _clamped(self, decl, v: str, env: str, fn) -> str:
         """`v` within the bounds a state variable declares (`at least`, `at most`)."""
@@ -366,6 +379,16 @@ class Statements(Routines):
         self._assign(s.target, v, fn, ctx)
 
     # places
+    def _changed_place(self, node, fn, ctx) -> None:
+        """The change of the zone `node` noted: written out when it is a global variable
+        (`note_change`, with no declaration: a zone's change has never marked a `stacked`
+        variable changed), else `Effects.changed` with its key (`_place_key`)."""
+        if node.kind == "name" and not self._is_local(node.id, ctx) \
+                and node.id in self.rules.global_vars:
+            self.note_change(fn, repr((0, node.id)), node.id, None)
+        else:
+            fn.emit(f"m.changed({self._place_key(node, fn, ctx)}, None)")
+
     def _place_key(self, node, fn, ctx) -> str:
         """(seat or 0, name) when `node` is (in) a state variable (a zone being changed), else
         None; never raises (the statement's own evaluation reports any error)."""
@@ -417,7 +440,7 @@ class Statements(Routines):
             item = self.value(s.item, fn, ctx)
             dst = self._container(s.dest, fn, ctx, watched=False)
             fn.emit(f"m.move_found({item}, {dst}, {place}, {at})")
-            fn.emit(f"m.changed({self._place_key(s.dest, fn, ctx)}, None)")
+            self._changed_place(s.dest, fn, ctx)
             fn.emit(f"m.note_moved([{item}])")
             return
         src = self._container(s.source, fn, ctx)
@@ -435,21 +458,21 @@ class Statements(Routines):
             fn.emit(f"if type({n}) is not int or {n} < 0: m.bad_top({at})")
             fn.emit(f"{moved} = m.take_top({src}, {n})")
         fn.emit(f"m.put({dst}, {moved}, {place}, {at})")
-        fn.emit(f"m.changed({self._place_key(s.source, fn, ctx)}, None)")
-        fn.emit(f"m.changed({self._place_key(s.dest, fn, ctx)}, None)")
+        self._changed_place(s.source, fn, ctx)
+        self._changed_place(s.dest, fn, ctx)
         fn.emit(f"m.note_moved({moved})")
 
     def st_add(self, s, fn, ctx, at):
         dst = self._container(s.dest, fn, ctx, watched=False)
         v = self.value(s.value, fn, ctx)
         fn.emit(f"m.put({dst}, [{v}], {s.place!r}, {at})")
-        fn.emit(f"m.changed({self._place_key(s.dest, fn, ctx)}, None)")
+        self._changed_place(s.dest, fn, ctx)
 
     def st_remove(self, s, fn, ctx, at):
         src = self._container(s.source, fn, ctx, watched=False)
         v = self.value(s.value, fn, ctx)
         fn.emit(f"m.take({src}, {v}, {at})")
-        fn.emit(f"m.changed({self._place_key(s.source, fn, ctx)}, None)")
+        self._changed_place(s.source, fn, ctx)
 
     def st_shuffle(self, s, fn, ctx, at):
         t = self.unwatched_value(s.target, fn, ctx)
@@ -462,7 +485,7 @@ class Statements(Routines):
         fn.emit(f"{moved} = m.slide_grid({g}, {s.toward!r}, {at})")
         fn.emit(f"if {moved}:")
         with fn.indent():
-            fn.emit(f"m.changed({self._place_key(s.target, fn, ctx)}, None)")
+            self._changed_place(s.target, fn, ctx)
             fn.emit(f"m.note_moved({moved})")
 
     def st_move_pieces(self, s, fn, ctx, at):
@@ -499,14 +522,16 @@ class Statements(Routines):
 
     # the log and what players see
     def st_log(self, s, fn, ctx, at):
-        to = fn.tmp()
+        # (a game that keeps no log still works the line out: its steps and errors are the
+        # game's; only writing it is left out)
         if s.to is not None:
+            to = fn.tmp()
             who = self.value(s.to, fn, ctx)
             fn.emit(f"{to} = m.log_readers({who}, {at})")
-        else:
-            fn.emit(f"{to} = [env[{CHOOSER!r}].seat] if m.secret_depth and "
-                    f"env.get({CHOOSER!r}) is not None else None")
-        fn.emit(f"m.log({self.value(s.message, fn, ctx)}, {to})")
+        else:  # the one who chose, inside `simultaneously`
+            to = (f"[env[{CHOOSER!r}].seat] if m.secret_depth and env.get({CHOOSER!r}) is not "
+                  "None else None")
+        fn.emit(f"if m.keeps_log: m.log({self.value(s.message, fn, ctx)}, {to})")
 
     def _target_key(self, target, fn, ctx) -> str:
         """(seat or 0, name) of the state variable `x` or `p.x` a reveal names."""
@@ -1097,7 +1122,9 @@ class Statements(Routines):
         with fn.indent():
             if again:
                 fn.steps("1", at)  # each time it is asked
-            fn.emit(f"d = m.decide({kc}, env)")
+            # bots that pick by position answer at once, where it is asked (``Game.answer_now``)
+            fn.emit(f"d = m.decide({kc}, env) if m.answer_now is None else "
+                    f"m.answer_now.ask({kc}, env, S, F, {label})")
             fn.emit("if d is None:")
             if again:
                 fn.emit("    break")
@@ -1105,8 +1132,7 @@ class Statements(Routines):
                 fn.emit(f"    {k} = -2")
                 for x in [chooser] + [x for x in kept if x]:
                     fn.emit(f"    {x} = None")
-            # bots that pick by position answer at once, where it is asked (``Game.answer_now``)
-            fn.emit(f"elif m.answer_now is not None and m.answer_now(d, S, F, {label}):")
+            fn.emit("elif d is True:")
             fn.emit(f"    rs = {label}")
             fn.emit("else:")
             with fn.indent():

@@ -59,10 +59,12 @@ class Grid:
 class Seat:
     """A player: seat number (1-based, clockwise) and that player's state variables."""
 
-    __slots__ = ("seat", "vars", "automaton")
+    __slots__ = ("seat", "vars", "automaton", "text")
 
     def __init__(self, seat: int, automaton: str | None = None):
         self.seat, self.vars, self.automaton = seat, {}, automaton
+        # how the player reads in labels and log lines (`show`)
+        self.text = f"player {seat}" if automaton is None else f"{automaton} (player {seat})"
 
     def __repr__(self):
         return f"p{self.seat}"
@@ -126,8 +128,8 @@ def show(v, depth: int = 0, describe=None) -> str:
         return v
     if t is int:
         return str(v)
-    if t is Seat and v.automaton is None:
-        return f"player {v.seat}"
+    if t is Seat:
+        return v.text
     if isinstance(v, (list, dict)):
         text, _, whole = show_within(v, SHOWN_CHARACTERS, describe, depth)
         return text if whole else text + "..."
@@ -194,7 +196,7 @@ def _show_one(v, depth: int, describe) -> str:
         name = v.fields.get("name") or v.fields.get("label") or v.key  # copies read alike
         return str(name) if name is not None else v.id
     if isinstance(v, Seat):
-        return f"player {v.seat}" if v.automaton is None else f"{v.automaton} (player {v.seat})"
+        return v.text
     if isinstance(v, (list, dict)):  # deeper than MAX_SHOWN_DEPTH
         return "..."
     if isinstance(v, Struct):

@@ -145,11 +145,14 @@ def test_bots_picking_by_position_play_the_games_they_play_when_given_the_list(r
     # simultaneous picks and Steve, the automaton of Smartphone Inc.'s solo game, still wait.
     from rulebook.interpreter.agents import FirstAgent, RandomAgent
 
+    # A game that keeps no log, as simulations play (`log=False`, invariants checked at the end
+    # of each turn), takes the shorter way (`AnsweredAtOnce.ask`): the same game again.
     rules = api.load(ref, variants)
-    for seed in range(2):
+    for seed, log, invariants in ((0, True, "changed"), (1, True, "changed"),
+                                  (0, False, "turn"), (1, False, "every")):
         games = []
         for wrap in (lambda a: a, _ByList):
-            game = api.new_game(rules, players, seed)
+            game = Game(rules, players, seed, log=log, invariants=invariants)
             agents = {s: wrap(RandomAgent(seed * 10 + s) if s != 2 else FirstAgent())
                       for s in range(1, players + 1)}
             made = api.play_out(game, agents)
@@ -160,6 +163,7 @@ def test_bots_picking_by_position_play_the_games_they_play_when_given_the_list(r
         assert picked_made == listed_made == len(picked.history)
         assert picked.state_written() == listed.state_written()
         assert picked.state.log == listed.state.log and picked.state.steps == listed.state.steps
+        assert bool(picked.state.log) is log
 
 
 def test_bots_picking_by_position_answer_where_asked_and_others_through_apply(monkeypatch):
@@ -244,8 +248,9 @@ play {
 ''')
     from rulebook.interpreter.agents import RandomAgent
 
-    for mode in ("changed", "turn"):
-        game = Game(api.load(str(path)), 2, 0, invariants=mode)
+    for mode, log in (("changed", True), ("turn", True), ("changed", False), ("turn", False),
+                      ("every", False)):  # (with no log: `AnsweredAtOnce.ask`)
+        game = Game(api.load(str(path)), 2, 0, invariants=mode, log=log)
         with pytest.raises(DiagnosticError) as err:
             api.play_out(game, {1: RandomAgent(1), 2: RandomAgent(2)})
         assert err.value.diagnostics[0].code == "E0313"
