@@ -137,7 +137,11 @@ def _picker(agent):
     picks = _PICKS.get(klass)
     if picks is None:
         picks = _PICKS[klass] = _picks(agent, klass)
-    return agent.pick if picks else None
+    if not picks:
+        return None
+    if klass.pick is RandomAgent.pick:  # its pick is its generator's draw: asked at once
+        return agent.rng.below
+    return agent.pick
 
 
 _DECIDING = frozenset({"person", "reads_labels", "choose", "decide", "pick"})

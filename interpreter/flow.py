@@ -671,15 +671,6 @@ class RunFrame(Frame):
         return True
 
 
-def callee_env(params, args, env) -> dict:
-    """A called block's names: its parameters, and who made the decision being carried out
-    (so that its log lines inside a secret decision stay private to that player)."""
-    out = dict(zip(params, args))
-    if CHOOSER in env:
-        out[CHOOSER] = env[CHOOSER]
-    return out
-
-
 FRAMES = {cls.__name__: cls for cls in (RoutineFrame, SimFrame, ReactFrame, RunFrame)}
 
 __all__ = ["ChooseCode", "ComposeCode", "Decision", "OptionInstance", "Routine", "Signal",

@@ -976,8 +976,6 @@ class Statements(Routines):
         made the decision being carried out (for its log lines in secret decisions): a
         function when it never waits, else its routine in a frame of its own (`d` its
         decision, in a call site of a routine)."""
-        from .flow import callee_env
-
         if values is None:
             values = [self.value(a, fn, ctx) for a in args]
         if len(values) != len(decl.params):
@@ -986,8 +984,11 @@ class Statements(Routines):
             if ctx.resumable:
                 fn.emit("d = None")
             return
-        self.ns.setdefault("callee_env", callee_env)
-        env = f"callee_env({tuple(decl.params)!r}, ({''.join(v + ', ' for v in values)}), env)"
+        # the called block's names: its parameters, and who made the decision being carried
+        # out (so that its log lines inside a secret decision stay private to that player)
+        env = fn.tmp()
+        fn.emit(f"{env} = {{{', '.join(f'{p!r}: {v}' for p, v in zip(decl.params, values))}}}")
+        fn.emit(f"if {CHOOSER!r} in env: {env}[{CHOOSER!r}] = env[{CHOOSER!r}]")
         # `Effects.enter_call`, written out: too deep raises there; a call is a step
         fn.guard(f"if {ctx.depth} >= m.limits.max_depth: m.enter_call({ctx.depth}, {at})")
         fn.steps("1", at)

@@ -120,6 +120,37 @@ play {
     assert view(g, 2)["players"][0]["vars"]["bid"] == 3
 
 
+def test_a_procedure_called_by_a_secret_decision_logs_to_its_decider_alone():
+    # the called block is given its parameters and who decided (its log lines stay private)
+    from rulebook.interpreter.view import view
+
+    g = game_of(header() + """
+player bid: int = 0 owner
+procedure place(p, n) {
+    set p.bid = n
+    log "{p} bid {n}"
+}
+play {
+    simultaneously for p in players {
+        choose p "Your secret bid" {
+            option bid for n in 1..3 { do place(p, n) }
+        }
+    }
+    log "all bids are in"
+    choose players[1] "Go" { option ok { } }
+}
+""")
+    g.apply("bid:3", 1)
+    g.apply("bid:2", 2)
+    assert g.state.seats[0].vars["bid"] == 3 and g.state.seats[1].vars["bid"] == 2
+    one, two = view(g, 1)["log"], view(g, 2)["log"]
+    assert any("player 1 bid 3" in line for line in one)
+    assert not any("player 1 bid 3" in line for line in two)
+    assert any("player 2 bid 2" in line for line in two)
+    assert not any("player 2 bid 2" in line for line in one)
+    assert any("all bids are in" in line for line in one + two)
+
+
 def test_set_inside_loops_and_options_changes_the_outer_let():
     g = game_of(header() + """
 global result: int = 0
