@@ -115,6 +115,11 @@ class Function:
         # (the code of starting values, and the defines they call, may meet one not set yet).
         self.settled = True
         self.seat_lists: set[str] = set()
+        # Locals that should hold players, as the rules declare them (a list of players read
+        # from a state variable, an element of one): not known, so their reads stay guarded,
+        # but a variable players have is read as a player's first.
+        self.likely_seat_lists: set[str] = set()
+        self.likely_seats: set[str] = set()
         self.items: dict[str, str] = {}  # a row of a table (an element of its list): the table
         self.item_lists: dict[str, str] = {}  # a table's list: the table
         self.sizes: dict[str, int] = {}  # ranges whose length is known as written
@@ -537,16 +542,26 @@ class Generator(Statements):
         fn.emit(f"return {rows}")
         return self._function(fn)
 
-    def options(self, option, node, choose, scope: Scope):
-        """A function `f(machine, env, out, seen)` appending to `out` each legal combination
-        of the bindings of `node` (an option of statement `choose`; `option` its OptionCode)
-        as ``flow.Decision`` lists them: its id (`name:token:token`, made unique among
-        `seen`; None for an option whose ids cannot meet another's, made when read), `option`
-        and the values."""
-        from .flow import option_token
-
+    def options(self, codes: list, choose, scope: Scope):
+        """A function `f(machine, env, out, seen)` listing the options `codes` (a `choose`'s,
+        or a `compose` step's; OptionCodes) in order, each as ``_option_listing`` writes it:
+        one function for them all, whose reads of the decision's names and the state are made
+        once."""
         fn = Function(self, self._fresh("o"), "m, env, out, seen", "env")
         fn.listing = True
+        for option in codes:
+            self._option_listing(fn, option, option.node, choose, scope)
+        if not codes:
+            fn.emit("pass")
+        return self._function(fn)
+
+    def _option_listing(self, fn, option, node, choose, scope: Scope) -> None:
+        """Append to `out` each legal combination of the bindings of `node` (an option of
+        statement `choose`; `option` its OptionCode) as ``flow.Decision`` lists them: its id
+        (`name:token:token`, made unique among `seen`; None for an option whose ids cannot
+        meet another's, made when read), `option` and the values."""
+        from .flow import option_token
+
         positions: list = []
         code, limit = self.const(option), self.const(choose)
         self.ns.setdefault("option_token", option_token)
@@ -590,7 +605,6 @@ class Generator(Statements):
         self.loops(fn, Names({}, scope), node.bindings, node.where, body, positions=positions)
         if not each_one:
             fn.emit(f"if len(out) > {fn.use('LIMIT')}: m.too_many_options({limit})")
-        return self._function(fn)
 
     def _range_size(self, src, scope: Scope) -> int | None:
         """The number of numbers of a range whose ends are written as numbers (or constants
@@ -830,6 +844,8 @@ class Generator(Statements):
             else:
                 fn.emit(f"{t} = {read}")
                 fn.copies[t] = read
+            if _of_players(rules.global_vars[name].type):
+                fn.likely_seat_lists.add(t)
             branch = "if"
             if not fn.settled:
                 fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
@@ -928,9 +944,10 @@ class Generator(Statements):
             fn.emit("except (AttributeError, KeyError):")
             fn.emit(f"    {t} = m.get_field({o}, {name!r}, {at})")
             return t
-        if branch == "if" and name in self.rules.player_vars and name not in self._field_names \
-                and name != "name":
-            # only a player can have it: read, and anything else is the runtime's to tell
+        if branch == "if" and name in self.rules.player_vars and name != "name" and (
+                name not in self._field_names or o in fn.likely_seats):
+            # only a player can have it (or the value should be a player, as the rules
+            # declare it): read, and anything else is the runtime's to tell
             fn.emit("try:")
             fn.emit(f"    {t} = {o}.vars[{name!r}]")
             fn.emit("except (AttributeError, KeyError):")
@@ -1397,6 +1414,8 @@ class Generator(Statements):
                 fn.ints.add(v)
             elif it in fn.seat_lists:
                 fn.seats.add(v)
+            elif it in fn.likely_seat_lists:
+                fn.likely_seats.add(v)
             elif it in fn.item_lists:
                 fn.items[v] = fn.item_lists[it]
             if positions is not None and not ranged:
@@ -1505,6 +1524,8 @@ class Generator(Statements):
         fn.emit(f"if type({s}) is list: {it} = {s}")
         fn.emit(f"elif type({s}) is Grid: {it} = {s}.cells")
         fn.emit(f"else: {it} = m.items_of({s}, {f'`{b.name} in ...`'!r}, {at})")
+        if s in fn.likely_seat_lists:
+            fn.likely_seat_lists.add(it)
         return it, False
 
     def ex_list_comp(self, node, fn, sc):
@@ -1779,6 +1800,13 @@ class Generator(Statements):
 
 # Options of one `option` known to be this few at most have their number bounded once listed.
 _FEW_OPTIONS = 4096
+
+
+def _of_players(declared) -> bool:
+    """Whether a declared type is a list of players."""
+    return declared is not None and declared.kind == "list_type" \
+        and getattr(declared.element, "kind", None) == "named_type" \
+        and declared.element.name == "player"
 
 
 def _is_range(src) -> bool:

@@ -250,7 +250,7 @@ class Machine(Evaluator, Effects):
         player = op.player(self, env)
         if type(player) is not Seat:
             raise self.not_a_player(op, player)
-        listed = self.options(op, env, op.options)
+        listed = self.options(env, op.listing)
         if not listed:
             return None
         if op.optional:
@@ -291,7 +291,7 @@ class Machine(Evaluator, Effects):
         for step in op.steps:
             if truth(step.until(self, env), step.node.until):
                 continue
-            listed = self.options(op, env, step.options)
+            listed = self.options(env, step.listing)
             if not listed:
                 raise RuleError("E0325", f"step `{step.name}` is not finished (its `until` "
                                 "does not hold) and none of its options is legal", step.node,
@@ -341,20 +341,17 @@ class Machine(Evaluator, Effects):
                             "make invariants and labels cheaper: they are worked out often")
         return result
 
-    def options(self, op, env, codes) -> list[tuple]:
-        """The legal options of `codes` (a `choose`'s, or a `compose` step's), listed as the
-        rules make them (``flow.Decision``), while the state stands still (as in
+    def options(self, env, listing) -> list[tuple]:
+        """The legal options a `choose` (or a `compose` step) lists (`listing`, generated),
+        as the rules make them (``flow.Decision``), while the state stands still (as in
         `standing_still`, written out here: it is done at every decision)."""
         out: list[tuple] = []
-        seen: set = set()
         if self.memo is not None or self.watcher is not None:
-            for opt in codes:
-                opt.enumerate(self, env, out, seen)
+            listing(self, env, out, set())
             return out
         self.memo = {}
         try:
-            for opt in codes:
-                opt.enumerate(self, env, out, seen)
+            listing(self, env, out, set())
         finally:
             self.memo = None
         return out

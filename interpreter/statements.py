@@ -705,6 +705,8 @@ class Statements(Routines):
             fn.emit(f"{items} = m.items_of({src}, '`for`', {self.const(s.binding)})")
             if src in fn.item_lists:  # the rows of a table
                 fn.items[v] = fn.item_lists[src]
+            elif src in fn.likely_seat_lists:
+                fn.likely_seats.add(v)
             inner = ctx.nested()
             inner.sc = inner.sc.bind(name, v)
 

@@ -242,6 +242,36 @@ setup {
     assert "is Seat" not in loop and "is Item" not in loop
 
 
+SHARED_NAME = header() + """
+record Medal { gold: int }
+player gold: int = 2 owner
+global order: list of player = []
+global held: list of Medal = []
+global totals: list of int = []
+define wealth(xs) = sum(x.gold for x in xs)
+setup {
+    set order = [players[2], players[1]]
+    set players[2].gold = 5
+    set held = [new Medal { gold: 7 }]
+    set totals = [wealth(order), wealth(held), sum(p.gold for p in order)]
+    for p in order { set totals = totals + [p.gold] }
+}
+"""
+
+
+def test_a_name_players_and_records_share_is_read_as_a_players_first_in_a_list_of_players():
+    # `gold` is a player's variable and a record's field; over `order` (declared a list of
+    # players) it is read as a player's, guarded: anything else is the runtime's to read
+    g = game_of(SHARED_NAME)
+    assert g.state.globals["totals"] == [7, 7, 7, 5, 2]
+    source = "".join(rules_of(SHARED_NAME).code.gen.sources)
+    guarded = re.findall(r"try:\n +t\d+ = t\d+\.vars\['gold'\]\n +except "
+                         r"\(AttributeError, KeyError\):", source)
+    assert len(guarded) == 3  # wealth(order), the sum over order, the `for` over order
+    # over a list of anything (`held`): each value's type is tested
+    assert re.search(r"if type\(t\d+\) in _RECORDS:\n +t\d+ = t\d+\.fields\.get\('gold'", source)
+
+
 def test_reads_of_public_variables_are_not_told_to_an_audited_seat():
     """Everyone sees a public variable: its reads cannot reveal anything, so the generated
     code does not tell them (a hidden one's reads are told: the test above)."""
@@ -430,6 +460,29 @@ def test_a_loop_charges_the_first_steps_of_its_body_with_its_own_and_the_same(ru
     if ruleset is None:
         g = game_of(FOLDED)
         assert g.state.globals["found"] == [3, 2, 1, 0, 5, 8]
+
+
+def test_the_options_of_a_decision_are_listed_by_one_function_in_order_with_ids_apart():
+    # one generated function lists every option of a `choose` (and of each step of a
+    # `compose`), in the order written, the ids of all of them kept apart
+    text = header() + """
+global pile: list of int = [1, 2]
+play {
+    choose players[1] "Take" {
+        option take for n in pile where n > 0 { }
+        option pass { }
+        option take for n in [2, 3] { }
+    }
+}
+"""
+    g = game_of(text)
+    assert [o for o, _ in g.legal_options()] == ["take:1", "take:2", "pass", "take:2~2",
+                                                  "take:3"]
+    code = g.machine.waiting_frame().wait.code
+    assert callable(code.listing) and code.listing.__name__.startswith("o")
+    assert not hasattr(code.options[0], "enumerate")
+    source = "".join(rules_of(text).code.gen.sources)
+    assert len(re.findall(r"^def o\d+\(m, env, out, seen\):", source, re.M)) == 1
 
 
 def test_options_whose_ids_cannot_meet_are_listed_without_ids_and_read_alike():
