@@ -383,6 +383,10 @@ class Fold:
         self.lines, self.start, self.depth = fn.lines, len(fn.lines), fn.depth
         self.guards = 0  # lines written by `Function.guard` since the body started
         self.owed = 0
+        # [a placeholder line before the innermost loop (its header the next line), what the
+        # loop walks, its position's local (None: none), its element's local]: where the
+        # operands of its `where` that are the same on every turn are worked out once
+        self.before: list | None = None
 
     def at_start(self, fn: Function) -> bool:
         """Whether only guards have been written since the body started, at its own depth."""
@@ -434,6 +438,7 @@ class Generator(Statements):
         self._const_names_of_rules = {d.name for d in rules.consts}
         self.literal_consts = literal_consts(rules)  # written in the code as their values
         self._table_columns: dict[str, dict] = {}
+        self._row_groups: dict[tuple, str] = {}  # (table, column, with positions) -> constant
         # names a component's or a structure's fields may have (records, tables' columns)
         self._field_names = {f.name for r in rules.records.values() for f in r.fields} | {
             c for d in rules.program.declarations if d.kind == "table" for c in d.columns}
@@ -1213,25 +1218,91 @@ class Generator(Statements):
         return t
 
     def turn_stoppers(self, whole, operands: list, fn, sc) -> list:
-        """The operands of `whole` (an `and`) left to write after those that end a loop's turn
-        and the loop: when `whole` is the loop's `where` (``Function.turn_test``), met first in
-        its turn, each of its first operands that reads no local the loop binds and charges no
-        step (numbers compared and worked out, fields, names) is the same on every turn: once
-        false, no turn can meet the `where`, and the loop ends (`break`). Its steps were
-        charged as it began, for every element: the same steps."""
+        """The operands of `whole` (an `and`) left to write, when `whole` is the `where` of the
+        loop being written (``Function.turn_test``), met first in its turn: each of its first
+        operands that reads no local the loop binds and charges no step (numbers compared and
+        worked out, fields, names) is the same on every turn, so once false no turn can meet
+        the `where`. They are worked out once, before the loop and only when it has a turn to
+        make, after the checks its turn makes first (`Fold.guards`, a call too deep); when one
+        is false the loop walks nothing. Then an operand `row.column == v` over the rows of a
+        table, `v` the same on every turn, makes the loop walk only the rows whose column
+        holds `v` (the rows are grouped by it as the code is written). Nothing in the loop
+        changes what these read, and a turn that fails them charges nothing the loop did not
+        charge as it began: the same values, the same steps."""
         test, fn.turn_test = fn.turn_test, None
-        if test is None or test[0] is not whole or fn.fold is None or not fn.fold.at_start(fn):
+        fold = fn.fold
+        if test is None or test[0] is not whole or fold is None or not fold.at_start(fn) \
+                or fold.before is None:
             return operands
-        while len(operands) > 1 and self._same_each_turn(operands[0], test[1], sc):
-            o = operands.pop(0)
+        place, it, position, element = fold.before
+        n = 0
+        while n + 1 < len(operands) and self._same_each_turn(operands[n], test[1], sc):
+            n += 1
+        rows = self._rows_holding(operands[n], element, position is not None, test[1], fn,
+                                  sc) if n + 1 < len(operands) else None
+        if not n and rows is None:
+            return operands
+        stoppers, operands = operands[:n], operands[n + (rows is not None):]
+        walks, mark, body_depth, opened = fn.tmp(), len(fn.lines), fn.depth, 0
+        guards = fn.lines[fold.start:mark]
+        for o in stoppers:
             a = self.ex(o, fn, sc)
-            if self.yes_no(o):
-                fn.emit(f"if not {a}: break")
-            else:
-                fn.emit(f"if {a} is not True:")
-                fn.emit(f"    if {a} is not False: m.truth({a}, {self.const(o)})")
-                fn.emit("    break")
+            if not self.yes_no(o):
+                fn.emit(f"if {a} is not True and {a} is not False: m.truth({a}, {self.const(o)})")
+            fn.emit(f"if {a}:")  # the next is worked out only while the others hold
+            fn.depth += 1
+            opened += 1
+        if rows is None:
+            fn.emit(f"{walks} = {it}")
+        else:
+            groups, kind, other = rows
+            v = self.ex(other, fn, sc)
+            fn.emit(f"{walks} = {groups}.get({v}, ()) if type({v}) is {kind} else ()")
+        fn.depth -= opened
+        worked = fn.lines[mark:]
+        del fn.lines[mark:]
+        cut = 4 * body_depth  # the lines as they read inside the loop's turn, moved before it
+        fn.fill(place, [f"{walks} = ()", f"if {it}:",
+                        *("    " + line[cut:] for line in guards + worked)])
+        header = place[0] + 1
+        if rows is not None and position is not None:  # the groups hold (position, row)
+            walked = f"for {position}, {element} in {walks}:"
+        elif position is not None:
+            walked = f"for {position}, {element} in enumerate({walks}, 1):"
+        else:
+            walked = f"for {element} in {walks}:"
+        fn.lines[header] = fn.lines[header][:len(fn.lines[header]) - len(fn.lines[header].lstrip())] \
+            + walked
         return operands
+
+    def _rows_holding(self, node, element: str, numbered: bool, walked: frozenset, fn, sc):
+        """When `node` is `row.column == v` (or `v == row.column`), `row` the element of a
+        loop over a table's rows whose `column` holds numbers alone (or texts alone), and `v`
+        the same on every turn: (a module constant grouping the rows by that column, as the
+        loop walks them (with their positions when `numbered`), the type they hold, `v`);
+        else None."""
+        if node.kind != "binary" or node.op != "==" or element not in fn.items:
+            return None
+        for side, other in ((node.left, node.right), (node.right, node.left)):
+            if side.kind != "field" or side.obj.kind != "name" \
+                    or sc.py.get(side.obj.id) != element \
+                    or not self._same_each_turn(other, walked, sc):
+                continue
+            table = fn.items[element]
+            held = [row.fields.get(side.name, _MISSING) for row in self.rules.tables[table]]
+            kind = next((k for k in (int, str) if all(type(x) is k for x in held)), None)
+            if kind is None:
+                continue
+            key = (table, side.name, numbered)
+            groups = self._row_groups.get(key)
+            if groups is None:
+                by: dict = {}
+                for i, row in enumerate(self.rules.tables[table], 1):
+                    by.setdefault(row.fields[side.name], []).append(
+                        (i, row) if key[2] else row)
+                groups = self._row_groups[key] = self.const(by)
+            return groups, kind.__name__, other
+        return None
 
     @staticmethod
     def _same_each_turn(node, walked: frozenset, sc) -> bool:
@@ -1385,7 +1456,8 @@ class Generator(Statements):
         With `positions`, each binding's 1-based position in its list is appended to it (None
         for a range, whose values are numbers). A loop that visits every element (not `stops`)
         is charged for all of them as it starts: the same steps, one check. The first charges
-        of the body, made on every turn, are charged with the loop's (`Fold`)."""
+        of the body, made on every turn, are charged with the loop's (`Fold`). Returns what a
+        loop over one binding walked (its list, cells or range), else None."""
         if stops and len(binds) > 1:  # a fault of this generator: `break` ends one loop only
             raise RuntimeError("a loop that stops early has one binding")
         inner = sc
@@ -1393,6 +1465,7 @@ class Generator(Statements):
         later: list = []  # per loop: (its number, where its range starts) charged after it
         last = len(binds) - 1
         each = None  # the innermost loop's charge, written once its body is (`Fold`)
+        before = None  # the place before the innermost loop, and what it walks (`Fold.before`)
         walked: list[str] = []  # the locals the loops bind
         for depth, b in enumerate(binds):
             it, ranged = self._items(b, fn, inner)
@@ -1418,10 +1491,16 @@ class Generator(Statements):
                 fn.likely_seats.add(v)
             elif it in fn.item_lists:
                 fn.items[v] = fn.item_lists[it]
+            if depth == last and where is not None and not stops:
+                # where the operands of `where` that are the same on every turn are worked
+                # out, once, before the loop (`turn_stoppers`)
+                before = [fn.placeholder(), it, None, v]
             if positions is not None and not ranged:
                 k = fn.tmp()
                 positions.append(k)
                 fn.emit(f"for {k}, {v} in enumerate({it}, 1):")
+                if before is not None and depth == last:
+                    before[2] = k
             else:
                 if positions is not None:
                     positions.append(None)
@@ -1438,6 +1517,8 @@ class Generator(Statements):
                 marked.append(v)
             inner = inner.bind(b.name, v)
         outer, fold = fn.fold, Fold(fn) if binds else None
+        if fold is not None and before is not None:
+            fold.before = before
         fn.fold = fold
         opened = 0
         turn = len(fn.lines)  # where the innermost loop's turn starts
@@ -1461,6 +1542,8 @@ class Generator(Statements):
                 fn.depth += 1
                 opened = 1
         body(inner)
+        if before is not None and not fn.lines[before[0][0]]:
+            fn.fill(before[0], [])  # (no operand was worked out there: an empty line)
         fn.fold = outer
         owed = fold.owed if fold is not None else 0  # steps made first on every turn
         # The innermost loop over a range written as numbers (at most 64 turns) with no loop
@@ -1493,6 +1576,7 @@ class Generator(Statements):
                     fn.charge(f"{v} - {k}" if k else v, at, check)
                 else:
                     fn.charge(f"{size} + ({v} - {start - 1}) * {per}", at, check)
+        return it if len(binds) == 1 else None  # what a single loop walked
 
     def _items(self, b, fn, sc) -> tuple[str, bool]:
         """What binding `b` walks: a list's elements, a grid's cells, a map's keys, a range;
@@ -1553,14 +1637,18 @@ class Generator(Statements):
         no number (E0306) and the bound on numbers as `Evaluator.aggregate` has them, after the
         loop."""
         total, n, bad, at = fn.tmp(), fn.tmp(), None, self.const(node)
-        fn.emit(f"{total} = {n} = 0")
+        # the elements added are counted, for their steps; over one list with no `where`,
+        # they are all of its elements
+        counted = node.where is not None or bool(node.more)
+        fn.emit(f"{total} = {n} = 0" if counted else f"{total} = 0")
         start = len(fn.lines)
         natural = True  # every value added is 0 or more: so is the total
 
         def add(inner):
             nonlocal bad, natural
             v = self.ex(node.element, fn, inner)
-            fn.emit(f"{n} += 1")
+            if counted:
+                fn.emit(f"{n} += 1")
             natural = natural and fn.natural(v)
             if v in fn.ints:
                 fn.emit(f"{total} += {v}")
@@ -1569,10 +1657,10 @@ class Generator(Statements):
             fn.emit(f"if type({v}) is int: {total} += {v}")
             fn.emit(f"elif {bad} is _M: {bad} = {v}")
 
-        self.loops(fn, sc, [node.binding, *node.more], node.where, add)
+        walked = self.loops(fn, sc, [node.binding, *node.more], node.where, add)
         if bad is not None:  # the first value that is no number, kept from before the loop
             fn.lines.insert(start, "    " * fn.depth + f"{bad} = _M")
-        fn.steps(n, at)
+        fn.steps(n if counted else f"len({walked})", at)
         if bad is not None:
             fn.emit(f"if {bad} is not _M: m.not_numbers('sum', {bad}, {at})")
         if natural and bad is None:

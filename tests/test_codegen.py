@@ -741,10 +741,14 @@ def test_a_where_whose_first_operands_read_nothing_the_loop_binds_ends_the_loop_
     stopped = rules_of(text)
     source = "".join(stopped.code.gen.sources)
     plain = "".join(rules_of(TURN_STOPPED.replace("WAIT", "x > 0")).code.gen.sources)
-    assert "if not (r5 >= (2) if type(r5) is int" in source  # `g >= 2`, where `gate` is read
-    # `gate >= 1` ends the loop too; not `hand == other`: comparing lists charges steps
-    assert (source.count(": break\n") > plain.count(": break\n")) \
-        == (wait == "gate >= 1 and x > 0")
+    # `g >= 2`, where `gate` is read, worked out once before the loop, which walks nothing
+    # when it is false
+    listing = next(f for f in source.split("\n\ndef ") if "r5 >= (2) if type(r5) is int" in f)
+    assert re.search(r"\n +(t\d+) = \(\)\n +if (k\d+):\n(.*\n)* +t\d+ = r5 >= \(2\) if type"
+                     r"\(r5\) is int.*\n(.*\n)* +\1 = \2\n +for t\d+ in \1:\n", listing)
+    # `gate >= 1` is worked out before its loop too; not `hand == other`: comparing lists
+    # charges steps
+    assert (_ahead(source) > _ahead(plain)) == (wait == "gate >= 1 and x > 0")
 
     def play(rules):
         g, seen = Game(rules, 2, 0), []
@@ -760,8 +764,76 @@ def test_a_where_whose_first_operands_read_nothing_the_loop_binds_ends_the_loop_
     monkeypatch.setattr(Generator, "turn_stoppers", lambda self, whole, operands, fn, sc: (
         setattr(fn, "turn_test", None), operands)[1])
     every_turn = rules_of(text)
-    assert ": break\n" not in "".join(every_turn.code.gen.sources).replace("    break\n", "")
+    assert _ahead("".join(every_turn.code.gen.sources)) == 0
     assert play(stopped) == play(every_turn)
+
+
+def _ahead(source: str) -> int:
+    """How many loops have operands of their `where` worked out before them (what they walk
+    set to nothing, then to their list when those operands hold)."""
+    return len(re.findall(r"\n +t\d+ = \(\)\n +if \w+:\n", source))
+
+
+ROWS_HELD = header() + """
+record Card {
+    stage: int
+    color: text
+    cost: int
+}
+table cards of Card {
+    id    | stage | color | cost
+    a     | 1     | "red"  | 1
+    b     | 2     | "blue" | 2
+    c     | 1     | "blue" | 3
+    d     | 3     | "red"  | 4
+    e     | 1     | "red"  | 5
+}
+global stage: int = 1
+global hue: text = "red"
+global odd: bool = true
+global seen: list of int = []
+define open(c) = c.stage == stage and c.cost > 1
+play {
+    set seen = [count(c in cards where stage == c.stage and c.cost > 0), \
+                sum(c.cost for c in cards where c.color == hue and c.cost > 1), \
+                count(c in cards where c.stage == odd and c.cost > 0), \
+                count(c in cards where c.stage == hue and c.cost > 0)]
+    repeat 3 times {
+        choose players[1] "Take" {
+            option take for c in cards where open(c) { set stage = stage + 1 }
+            option skip { set stage = 1 }
+        }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("moves", [["take:c", "take:b", "skip"], ["skip", "take:e", "skip"]])
+def test_a_loop_over_a_tables_rows_where_a_column_holds_a_value_walks_only_those_rows(
+        monkeypatch, moves):
+    """`c.stage == stage` over the rows of `cards` (a column of numbers alone, or of texts
+    alone) walks the rows grouped by that column: the same options, values and steps as the
+    loop that tests every row. A truth is not a number (`true` is not 1), and a text is no
+    number: nothing matches, and nothing is refused."""
+    from rulebook.interpreter.codegen import Generator
+
+    def play(rules):
+        g, seen = Game(rules, 2, 0), []
+        for move in moves:
+            listed = g.legal_options()
+            seen.append((listed, g.state.steps))
+            g.apply(next(o for o, _ in listed if o.startswith(move)))
+        return seen, g.state.steps, g.state.globals["seen"], g.over
+
+    grouped = rules_of(ROWS_HELD)
+    source = "".join(grouped.code.gen.sources)
+    assert len(re.findall(r"= k\d+\.get\(r\d+, \(\)\) if type\(r\d+\) is (int|str) else", source)) \
+        == 5  # the four counts and sums, and the options
+    monkeypatch.setattr(Generator, "_rows_holding", lambda self, *a: None)
+    every_row = rules_of(ROWS_HELD)
+    assert ".get(r" not in "".join(every_row.code.gen.sources)
+    assert play(grouped) == play(every_row)
+    assert play(grouped)[2] == [3, 9, 0, 0]
 
 
 def test_an_operand_that_ends_the_loop_is_still_worked_out_only_when_a_turn_is_made():
