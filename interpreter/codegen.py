@@ -115,6 +115,9 @@ class Function:
         # (the code of starting values, and the defines they call, may meet one not set yet).
         self.settled = True
         self.seat_lists: set[str] = set()
+        # In a listing of options: (define, arguments) -> the locals keeping its value and the
+        # steps it cost (`Generator._kept_while_listing`), set to nothing at the start.
+        self.kept_calls: dict[tuple, tuple[str, str]] = {}
         # Locals that should hold players, as the rules declare them (a list of players read
         # from a state variable, an element of one): not known, so their reads stay guarded,
         # but a variable players have is read as a player's first.
@@ -305,6 +308,7 @@ class Function:
         head += ["    " + line for (where, name), local in self.reads.items()
                  if local not in placed for line in self.read_lines(where, name, local)]
         head += [f"    {flag} = type({v}) not in _COMPARED" for v, flag in self.alone.items()]
+        head += [f"    {value} = _M" for value, _ in self.kept_calls.values()]
         return "\n".join([f"def {self.name}({self.params}):", *head, *_tested_at_once(lines)])
 
     def markable(self) -> bool:
@@ -696,6 +700,43 @@ class Generator(Statements):
                 and n.func in self.rules.defines and not self._inner_leaf(n.func)
                 for n in nodes)
         return leaf
+
+    def _same_while_listing(self, fn, a: str) -> bool:
+        """Whether argument `a` of a call in a listing of options holds the same value through
+        the whole listing: a number as written, a module constant, or a name or state variable
+        read once at the start (the state stands still while options are listed)."""
+        return _literal_int(a) is not None or (a.startswith("k") and a in self.ns) \
+            or a in fn.reads.values()
+
+    def _kept_while_listing(self, name, decl, args, at, deeper, fn, sc, t: str) -> str:
+        """`name(args)`, a looping define called in a listing of options with arguments that
+        do not change while it lists: worked out once (written out, or its function called),
+        then its value given again with the steps it cost charged again, as
+        `Evaluator.remembered` gives it. Not while a seat's knowledge is audited (`m.memo` is
+        None then): each read must be seen."""
+        key = (name, tuple(args))
+        kept = fn.kept_calls.get(key)
+        if kept is None:
+            kept = fn.kept_calls[key] = (fn.tmp(), fn.tmp())
+        value, cost = kept
+        st = fn.use("st")
+        fn.emit(f"if {value} is not _M:")
+        with fn.indent():
+            fn.charge(cost, at)
+            fn.emit(f"{t} = {value}")
+        fn.emit("else:")
+        with fn.indent():
+            start = fn.tmp()
+            fn.emit(f"{start} = {st}.steps")
+            if self._leaf(name):
+                v = self._inlined(decl, args, at, fn, sc)
+            else:
+                v = fn.tmp()
+                fn.emit(f"{v} = {self.define(name)}(m, {at}, {deeper}"
+                        f"{''.join(', ' + a for a in args)})")
+            fn.emit(f"{t} = {v}")
+            fn.emit(f"if m.memo is not None: {value}, {cost} = {t}, {st}.steps - {start}")
+        return t
 
     def _inner_leaf(self, name: str) -> bool:
         """Whether a call of define `name` may be written out inside a leaf."""
@@ -1794,6 +1835,10 @@ class Generator(Statements):
             if name in rules.modifiers or len(args) != len(decl.params):
                 fn.emit(f"{t} = m.call_define({self.const(decl)}, [{', '.join(args)}], {at}, "
                         f"{deeper})")
+            elif fn.listing and name in self.repeatable and self._loops(name) \
+                    and all(self._same_while_listing(fn, a) for a in args) \
+                    and not (fn.turn_test is not None and fn.turn_test[0] is node):
+                return self._kept_while_listing(name, decl, args, at, deeper, fn, sc, t)
             elif self._leaf(name):
                 written = [self._written(a, sc) for a in node.args] \
                     if (fn.fixed or fn.listing) and self._loops(name) else [_MISSING]

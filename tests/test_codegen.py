@@ -544,10 +544,12 @@ setup {
     assert "(a0 is a1) if a0_alone else" in source and "(a0 is not a1) if a0_alone" in source
 
 
-def test_a_constant_call_in_a_define_of_parameters_is_looked_up_while_options_are_listed():
+def test_a_constant_call_in_a_define_of_parameters_is_looked_up_while_options_are_listed(
+        monkeypatch):
     """`occupants(bar)` in `can(n)`: the same value for every option; worked out once per
-    listing (found by its key, known as written, for each option after the first), the options
-    as without remembering."""
+    listing, the options as without remembering. Written out in the listing, it is kept in a
+    local of the listing (`Generator._kept_while_listing`); else it is found by its key, known
+    as written, for each option after the first (`Evaluator.remembered`)."""
     text = header() + """
 enum Space { bar, hall }
 global placed: list of Space = [bar, bar, hall]
@@ -560,15 +562,28 @@ play {
     }
 }
 """
-    rules = rules_of(text)
-    g = Game(rules, 2, 0)
-    assert g.legal_options() == [(f"pick:{n}", f"pick {n}") for n in range(2, 6)]
-    site = next(v for v in rules.code.gen.ns.values()
+    from rulebook.interpreter.codegen import Generator
+
+    def listed(rules):
+        g = Game(rules, 2, 0)
+        steps = g.state.steps
+        assert g.legal_options() == [(f"pick:{n}", f"pick {n}") for n in range(2, 6)]
+        g.apply("pick:3")
+        assert g.state.globals["taken"] == 4  # written out where the state changes
+        return steps, g.state.steps
+
+    kept = rules_of(text)
+    listing = next(f for f in "".join(kept.code.gen.sources).split("\n\ndef ")
+                   if f.startswith("o"))
+    assert re.search(r"\n    (t\d+) = _M\n(.*\n)* +if \1 is not _M:\n", listing)
+    assert "m.memo.get(k" not in listing
+    monkeypatch.setattr(Generator, "_same_while_listing", lambda self, fn, a: False)
+    looked_up = rules_of(text)
+    assert listed(kept) == listed(looked_up)
+    site = next(v for v in looked_up.code.gen.ns.values()
                 if type(v) is list and len(v) == 4 and v[3] == "occupants")
     assert site[0] == 1  # worked out for the first option; the four others found it
-    assert "m.memo.get(k" in "".join(rules.code.gen.sources)
-    g.apply("pick:3")
-    assert g.state.globals["taken"] == 4  # written out where the state changes
+    assert "m.memo.get(k" in "".join(looked_up.code.gen.sources)
 
 
 def test_a_define_reads_a_variable_where_it_is_first_needed_when_nothing_after_needs_it():
@@ -834,6 +849,28 @@ def test_a_loop_over_a_tables_rows_where_a_column_holds_a_value_walks_only_those
     assert ".get(r" not in "".join(every_row.code.gen.sources)
     assert play(grouped) == play(every_row)
     assert play(grouped)[2] == [3, 9, 0, 0]
+
+
+@pytest.mark.parametrize("ruleset", ["liqueur", "beverage"])
+def test_a_looping_define_called_with_the_same_arguments_while_options_are_listed_is_kept(
+        monkeypatch, ruleset):
+    """`must_add(p)` in Liqueur's blending options, `occupants(stadium_space)` in Beverage's:
+    worked out once while a decision's options are listed, then given again with its steps
+    charged again. Whole games come out the same as with each call worked out anew: the same
+    decisions, state and steps."""
+    from rulebook import api
+    from rulebook.interpreter.codegen import Generator
+    from rulebook.interpreter.rules import compile_rules
+
+    program = api.load(ruleset).program
+    kept = compile_rules(program)
+    assert "_M\n" in "".join(kept.code.gen.sources) and any(
+        re.search(r"\n    t\d+ = _M\n", part) for part in kept.code.gen.sources)
+    monkeypatch.setattr(Generator, "_same_while_listing", lambda self, fn, a: False)
+    anew = compile_rules(program)
+    for seed in range(3):
+        games = [play_one(rules, 3, seed, seed, "random") for rules in (kept, anew)]
+        assert games[0] == games[1] and games[0].error is None
 
 
 def test_an_operand_that_ends_the_loop_is_still_worked_out_only_when_a_turn_is_made():
