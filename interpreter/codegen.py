@@ -142,8 +142,9 @@ class Function:
         self.row_bases: dict[tuple[str, str], str] = {}
         self.fold: Fold | None = None  # the body of a loop being written (its first charge)
         # The `where` of the loop whose turn is being written (or the body of the define it
-        # calls, written out), and the locals the loop binds: an `and` it is made of may end
-        # the loop at the first operand that reads none of them (`Generator.turn_stoppers`).
+        # calls, written out), and the locals the loop binds: the first operands of an `and` it
+        # is made of that read none of them are worked out before the loop
+        # (`Generator.worked_before_loop`).
         self.turn_test: tuple | None = None
         # Locals no line of the function sets (a define's parameters), and for those compared
         # with `==`, the flag worked out once at its start: the value is equal to itself alone.
@@ -1240,7 +1241,7 @@ class Generator(Statements):
         operands.append(node.left)
         operands.reverse()
         if op == "and":
-            operands = self.turn_stoppers(whole, operands, fn, sc)
+            operands = self.worked_before_loop(whole, operands, fn, sc)
         fn.emit(f"{t} = {decided}")
         with ExitStack() as inside:
             for o in operands[:-1]:
@@ -1258,7 +1259,7 @@ class Generator(Statements):
                     f"{t} = {b} if type({b}) is bool else m.truth({b}, {self.const(last)})")
         return t
 
-    def turn_stoppers(self, whole, operands: list, fn, sc) -> list:
+    def worked_before_loop(self, whole, operands: list, fn, sc) -> list:
         """The operands of `whole` (an `and`) left to write, when `whole` is the `where` of the
         loop being written (``Function.turn_test``), met first in its turn: each of its first
         operands that reads no local the loop binds and charges no step (numbers compared and
@@ -1312,8 +1313,7 @@ class Generator(Statements):
             walked = f"for {position}, {element} in enumerate({walks}, 1):"
         else:
             walked = f"for {element} in {walks}:"
-        fn.lines[header] = fn.lines[header][:len(fn.lines[header]) - len(fn.lines[header].lstrip())] \
-            + walked
+        fn.lines[header] = "    " * place[1] + walked  # (the loop's own depth: the place's)
         return operands
 
     def _rows_holding(self, node, element: str, numbered: bool, walked: frozenset, fn, sc):
@@ -1339,8 +1339,7 @@ class Generator(Statements):
             if groups is None:
                 by: dict = {}
                 for i, row in enumerate(self.rules.tables[table], 1):
-                    by.setdefault(row.fields[side.name], []).append(
-                        (i, row) if key[2] else row)
+                    by.setdefault(row.fields[side.name], []).append((i, row) if numbered else row)
                 groups = self._row_groups[key] = self.const(by)
             return groups, kind.__name__, other
         return None
@@ -1534,13 +1533,13 @@ class Generator(Statements):
                 fn.items[v] = fn.item_lists[it]
             if depth == last and where is not None and not stops:
                 # where the operands of `where` that are the same on every turn are worked
-                # out, once, before the loop (`turn_stoppers`)
+                # out, once, before the loop (`worked_before_loop`)
                 before = [fn.placeholder(), it, None, v]
             if positions is not None and not ranged:
                 k = fn.tmp()
                 positions.append(k)
                 fn.emit(f"for {k}, {v} in enumerate({it}, 1):")
-                if before is not None and depth == last:
+                if before is not None:  # (set for the innermost loop alone)
                     before[2] = k
             else:
                 if positions is not None:
@@ -1582,9 +1581,7 @@ class Generator(Statements):
                 fn.emit(f"if {w}:")
                 fn.depth += 1
                 opened = 1
-        body(inner)
-        if before is not None and not fn.lines[before[0][0]]:
-            fn.fill(before[0], [])  # (no operand was worked out there: an empty line)
+        body(inner)  # (a place before the loop where nothing was worked out stays empty)
         fn.fold = outer
         owed = fold.owed if fold is not None else 0  # steps made first on every turn
         # The innermost loop over a range written as numbers (at most 64 turns) with no loop

@@ -343,17 +343,10 @@ class Machine(Evaluator, Effects):
 
     def options(self, env, listing) -> list[tuple]:
         """The legal options a `choose` (or a `compose` step) lists (`listing`, generated),
-        as the rules make them (``flow.Decision``), while the state stands still (as in
-        `standing_still`, written out here: it is done at every decision)."""
+        as the rules make them (``flow.Decision``), while the state stands still
+        (`standing_still`)."""
         out: list[tuple] = []
-        if self.memo is not None or self.watcher is not None:
-            listing(self, env, out, set())
-            return out
-        self.memo = {}
-        try:
-            listing(self, env, out, set())
-        finally:
-            self.memo = None
+        self.standing_still(listing, self, env, out, set())
         return out
 
     @staticmethod

@@ -776,7 +776,7 @@ def test_a_where_whose_first_operands_read_nothing_the_loop_binds_ends_the_loop_
         return seen, g.state.steps, g.state.globals, g.over
 
     from rulebook.interpreter.codegen import Generator
-    monkeypatch.setattr(Generator, "turn_stoppers", lambda self, whole, operands, fn, sc: (
+    monkeypatch.setattr(Generator, "worked_before_loop", lambda self, whole, operands, fn, sc: (
         setattr(fn, "turn_test", None), operands)[1])
     every_turn = rules_of(text)
     assert _ahead("".join(every_turn.code.gen.sources)) == 0
