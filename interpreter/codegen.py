@@ -450,8 +450,9 @@ class Generator(Statements):
         self._builtins = None
         # field names that other values answer too (a player's variable, a name's `name`, a
         # table row's name, state carried by components): read by testing the value's type
-        self._shared_names = set(rules.player_vars) | {"name", A.ROW_KEY} | {
-            name for _, name in rules.component_vars}
+        self._component_state_names = {name for _, name in rules.component_vars}
+        self._shared_names = set(rules.player_vars) | {"name", A.ROW_KEY} | \
+            self._component_state_names
         from .statements import Inlining
 
         self.inlining = Inlining(rules)

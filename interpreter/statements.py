@@ -19,6 +19,7 @@ from __future__ import annotations
 from ..grammar import ast as A
 from .flow import CHOOSER, DONE, ChooseCode, ComposeCode
 from .routines import Routines, lets_within
+from .state import MOVED
 
 # A value stored as it is (no list, map, grid or structure, which are copied and checked), and
 # two such values the same (``Evaluator.same``): a change to note only when they differ.
@@ -315,7 +316,7 @@ class Statements(Routines):
                 fn.emit(f"    m.assign_index({o}, [{r}, {c}], {v}, {t})")
             else:
                 fn.emit(f"m.assign_index({o}, [{', '.join(idx)}], {v}, {t})")
-            fn.emit(f"m.changed({self._place_key(target.obj, fn, ctx)}, None, {o})")
+            self._changed_place(target.obj, fn, ctx, inside=o)
         else:
             fn.emit(f"m.cannot_assign({t})")
 
@@ -379,15 +380,41 @@ class Statements(Routines):
         self._assign(s.target, v, fn, ctx)
 
     # places
-    def _changed_place(self, node, fn, ctx) -> None:
-        """The change of the zone `node` noted: written out when it is a global variable
-        (`note_change`, with no declaration: a zone's change has never marked a `stacked`
-        variable changed), else `Effects.changed` with its key (`_place_key`)."""
+    def _changed_place(self, node, fn, ctx, inside: str | None = None) -> None:
+        """The change of the zone `node` (or of a value `inside` it) noted, as
+        `Effects.changed` does with no declaration (a zone's change has never marked a
+        `stacked` variable changed). Written out where its key is known as written: a global
+        variable, a player's (`p.x`, when only players have an `x`), or no variable of its
+        own; else `Effects.changed` with `_place_key`."""
+        while node.kind == "index":
+            node = node.obj
         if node.kind == "name" and not self._is_local(node.id, ctx) \
                 and node.id in self.rules.global_vars:
             self.note_change(fn, repr((0, node.id)), node.id, None)
+        elif self._seat_place(node, ctx):
+            o = self.value(node.obj, fn, ctx)
+            fn.emit(f"if type({o}) is Seat:")
+            with fn.indent():
+                self.note_change(fn, f"({o}.seat, {node.name!r})", node.name, None)
+            fn.emit("else:")
+            fn.emit(f"    m.changed(m.var_key_of({o}, {node.name!r}), None, {inside})")
+        elif (key := self._place_key(node, fn, ctx)) == "None":
+            # a structure's field, a list a name holds: which variable changed is unknown
+            st = fn.use("st")
+            fn.emit(f"{st}.clock += 1")
+            fn.emit("m.touched = None")
+            if inside is not None:
+                fn.emit(f"if {st}.reveals_until_changed: m.end_reveals_holding({inside})")
+            fn.emit("m.dirty = True")
         else:
-            fn.emit(f"m.changed({self._place_key(node, fn, ctx)}, None)")
+            fn.emit(f"m.changed({key}, None, {inside})")
+
+    def _seat_place(self, node, ctx) -> bool:
+        """Whether `node` is `p.x` of a local name `p`, `x` a player's variable and no
+        component's state: its key is `(p.seat, 'x')` when `p` is a player."""
+        return node.kind == "field" and node.obj.kind == "name" \
+            and self._is_local(node.obj.id, ctx) and node.name in self.rules.player_vars \
+            and node.name not in self._component_state_names
 
     def _place_key(self, node, fn, ctx) -> str:
         """(seat or 0, name) when `node` is (in) a state variable (a zone being changed), else
@@ -396,10 +423,15 @@ class Statements(Routines):
             return repr((0, node.id)) if node.id in self.rules.global_vars else "None"
         if node.kind == "index":
             return self._place_key(node.obj, fn, ctx)
-        if node.kind != "field":
-            return "None"
+        if node.kind != "field" or (node.name not in self.rules.player_vars
+                                    and node.name not in self._component_state_names):
+            return "None"  # (`Effects.var_key_of` finds no variable of that name)
         if node.obj.kind == "name" and self._is_local(node.obj.id, ctx):  # cannot fail
-            return f"m.var_key_of({self.value(node.obj, fn, ctx)}, {node.name!r})"
+            o = self.value(node.obj, fn, ctx)
+            if self._seat_place(node, ctx):
+                return f"(({o}.seat, {node.name!r}) if type({o}) is Seat " \
+                       f"else m.var_key_of({o}, {node.name!r}))"
+            return f"m.var_key_of({o}, {node.name!r})"
         key = fn.tmp()
         fn.emit("try:")
         with fn.indent(block=True):
@@ -441,7 +473,7 @@ class Statements(Routines):
             dst = self._container(s.dest, fn, ctx, watched=False)
             fn.emit(f"m.move_found({item}, {dst}, {place}, {at})")
             self._changed_place(s.dest, fn, ctx)
-            fn.emit(f"m.note_moved([{item}])")
+            self._note_moved(fn, item, one=True)
             return
         src = self._container(s.source, fn, ctx)
         dst = self._container(s.dest, fn, ctx, watched=False)
@@ -460,7 +492,19 @@ class Statements(Routines):
         fn.emit(f"m.put({dst}, {moved}, {place}, {at})")
         self._changed_place(s.source, fn, ctx)
         self._changed_place(s.dest, fn, ctx)
-        fn.emit(f"m.note_moved({moved})")
+        self._note_moved(fn, moved)
+
+    def _note_moved(self, fn, moved: str, one: bool = False) -> None:
+        """`Effects.note_moved`, written out (moves are many): the clock of this move kept for
+        each component among `moved` (a list, or the value itself when `one`)."""
+        self.ns.setdefault("MOVED", MOVED)
+        st = fn.use("st")
+        x = moved
+        if not one:
+            x = fn.tmp()
+            fn.emit(f"for {x} in {moved}:")
+        fn.emit(f"{'    ' * (not one)}if type({x}) is Item: "
+                f"{st}.changed_at[(MOVED, {x}.id)] = {st}.clock")
 
     def st_add(self, s, fn, ctx, at):
         dst = self._container(s.dest, fn, ctx, watched=False)
@@ -486,7 +530,7 @@ class Statements(Routines):
         fn.emit(f"if {moved}:")
         with fn.indent():
             self._changed_place(s.target, fn, ctx)
-            fn.emit(f"m.note_moved({moved})")
+            self._note_moved(fn, moved)
 
     def st_move_pieces(self, s, fn, ctx, at):
         from .pieces import check_holding, check_owners, count_to_move

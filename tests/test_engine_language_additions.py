@@ -596,3 +596,55 @@ def test_a_reveal_until_changed_ends_when_a_structure_inside_is_changed_in_place
     seen_by_1 = view(game_of(REVEAL_UNTIL_CHANGED), 1)["players"][1]["vars"]
     assert seen_by_1["table"] == {"hidden": True, "size": 1}  # its cell changed through `c`
     assert seen_by_1["other"] == [{"record": "Cell", "n": 0}]  # untouched: still revealed
+
+
+ZONE_CHANGES = header("2") + """
+record Box {
+    hand: list of int
+}
+player hand: list of int owner
+player kept: list of int owner
+global pile: list of int
+global boxes: list of Box
+setup {
+    set pile = [5, 6, 7]
+    for p in players {
+        add 1 to p.hand
+        add 2 to p.hand
+        add 1 to p.kept
+        reveal p.hand until changed
+        reveal p.kept until changed
+    }
+    add new Box { hand: [] } to boxes
+    let b = boxes[1]
+    let q = players[2]
+    CHANGE
+}
+play {
+    choose players[1] "Go" {
+        option go {
+        }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("change", [
+    "add 9 to q.hand", "remove 1 from q.hand", "move top 1 from pile to q.hand",
+    "move all from q.hand to pile", "move top 1 from q.hand to pile", "set q.hand[1] = 4",
+    "move 7 from pile to q.hand"])
+def test_a_change_of_a_players_zone_ends_its_reveal_alone(change):
+    # each statement that changes a zone notes it as the runtime does (written out for a
+    # player's variable): the changed zone's reveal ends, the other zone's stands
+    seen = view(game_of(ZONE_CHANGES.replace("CHANGE", change)), 1)["players"][1]["vars"]
+    assert isinstance(seen["hand"], dict) and seen["hand"]["hidden"] is True
+    assert seen["kept"] == [1]
+
+
+@pytest.mark.parametrize("change", [
+    "add 9 to b.hand", "move top 1 from pile to b.hand", "set b.hand = [3]"])
+def test_a_structures_field_named_as_a_players_variable_ends_no_reveal(change):
+    g = game_of(ZONE_CHANGES.replace("CHANGE", change))
+    seen = view(g, 1)["players"][1]["vars"]
+    assert seen["hand"] == [1, 2] and seen["kept"] == [1]
+    assert g.state.globals["boxes"][0].fields["hand"] != []
