@@ -552,14 +552,18 @@ class Game:
                 "E0314", f"the saved decisions do not replay: {e.message}",
                 hint="the save was changed, or the rules changed since it was made")])
         rules_changed = data["rules_fingerprint"] != rules.fingerprint
-        if data["version"] in REPLAYED_WITH_STATE:  # the saved state, reached again (see above)
+        if data["version"] in REPLAYED_WITH_STATE or data["version"] == SAVE_VERSION:
+            # the saved game, reached again (see above): its state alone when its flow is an
+            # earlier engine's; but for its count of steps, the engine's measure of its own
+            # work, which engines have counted differently (a log line's work was the game's)
+            whole = data["version"] == SAVE_VERSION
+            reached = json.loads(json.dumps(write_game(game.machine)))
             same = _digest({"game": data["game"], "history": data["history"],
                             "players": data["players"], "seed": data["seed"]}) \
-                == data["digest"] and game.state_written() == data["game"].get("state")
+                == data["digest"] and _but_steps(reached, whole) == _but_steps(data["game"], whole)
             recorded = data["digest"] if same else None
         else:
-            recorded = {SAVE_VERSION: game.digest, 3: game.game_digest}.get(
-                data["version"], game.state_digest)()
+            recorded = {3: game.game_digest}.get(data["version"], game.state_digest)()
         if data["digest"] != recorded and not (accept_changed_rules and rules_changed):
             raise DiagnosticError([Diagnostic(
                 "E0314", "the save does not replay to the state it recorded",
@@ -652,6 +656,14 @@ def _save_problem(data) -> str | None:
                 or len(entry["option"]) > MAX_OPTION_ID:
             return f"history entry {i + 1} is not a decision of a player by an option id"
     return None
+
+
+def _but_steps(game: dict, whole: bool) -> dict:
+    """A saved game (`write_game`'s data) without its count of steps; its state alone unless
+    `whole`."""
+    state = game.get("state")
+    state = {k: v for k, v in state.items() if k != "steps"} if isinstance(state, dict) else state
+    return {**game, "state": state} if whole else {"state": state}
 
 
 def _changes(saved, now: dict[str, str]) -> str:

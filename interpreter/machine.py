@@ -322,10 +322,10 @@ class Machine(Evaluator, Effects):
         """`work(*args)`, leaving no trace in the game: the steps it took, the structures it made
         and its random draws are undone. Its steps are bounded by what is left of the game's budget
         and counted apart (`Limits.max_side_steps`), so that work given back again and again
-        (labels read, invariants checked) still ends. An error raised without a node of its own
-        (a budget spent) blames `blame`."""
-        st = self.state
-        steps, made, drawn = st.steps, st.struct_ids, st.rng.state
+        (labels read, invariants checked, log lines written) still ends. An error raised without
+        a node of its own (a budget spent) blames `blame`. (Generated code writes this out
+        around a log line: `side_begun`, `side_ended`, `side_bounded`.)"""
+        mark = self.side_begun()
         try:
             result = work(*args)
         except RuleError as err:
@@ -333,13 +333,33 @@ class Machine(Evaluator, Effects):
                 err.node = blame
             raise
         finally:
-            self.side_steps += st.steps - steps
-            st.steps, st.struct_ids, st.rng.state = steps, made, drawn
-        if self.side_steps > self.limits.max_side_steps:
-            raise RuleError("E0301", f"checks, labels and previews ran more than "
-                            f"{self.limits.max_side_steps:,} steps in one game", blame,
-                            "make invariants and labels cheaper: they are worked out often")
+            self.side_ended(mark)
+        self.side_bounded(blame)
         return result
+
+    def side_begun(self) -> tuple:
+        """What work that leaves no trace gives back: the steps, structures and draws so far.
+        Its draws are the generator's own, never a chance player's (`chance.py`): they are
+        given back, no event of the game."""
+        st = self.state
+        rng = st.rng
+        mark = st.steps, st.struct_ids, rng.state, rng.chance
+        rng.chance = None
+        return mark
+
+    def side_ended(self, mark: tuple) -> None:
+        """Work that leaves no trace undone (`mark`: from `side_begun`), its steps counted apart."""
+        st = self.state
+        steps, made, drawn, chance = mark
+        self.side_steps += st.steps - steps
+        st.steps, st.struct_ids, st.rng.state, st.rng.chance = steps, made, drawn, chance
+
+    def side_bounded(self, blame) -> None:
+        if self.side_steps > self.limits.max_side_steps:
+            raise RuleError("E0301", f"checks, labels, previews and log lines ran more than "
+                            f"{self.limits.max_side_steps:,} steps in one game", blame,
+                            "make invariants, labels and log lines cheaper: they are worked out "
+                            "often")
 
     def options(self, env, listing) -> list[tuple]:
         """The legal options a `choose` (or a `compose` step) lists (`listing`, generated),

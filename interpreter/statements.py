@@ -566,16 +566,26 @@ class Statements(Routines):
 
     # the log and what players see
     def st_log(self, s, fn, ctx, at):
-        # (a game that keeps no log still works the line out: its steps and errors are the
-        # game's; only writing it is left out)
-        if s.to is not None:
-            to = fn.tmp()
-            who = self.value(s.to, fn, ctx)
-            fn.emit(f"{to} = m.log_readers({who}, {at})")
-        else:  # the one who chose, inside `simultaneously`
-            to = (f"[env[{CHOOSER!r}].seat] if m.secret_depth and env.get({CHOOSER!r}) is not "
-                  "None else None")
-        fn.emit(f"if m.keeps_log: m.log({self.value(s.message, fn, ctx)}, {to})")
+        # A log line leaves no trace in the game (`Machine.traceless`, written out): its steps
+        # are counted apart and its draws and structures given back, so a game that keeps no
+        # log does not work it out and is the same game, step for step.
+        fn.emit("if m.keeps_log:")
+        with fn.indent():
+            mark = fn.tmp()
+            fn.emit(f"{mark} = m.side_begun()")
+            fn.emit("try:")
+            with fn.indent(block=True):
+                if s.to is not None:
+                    to = fn.tmp()
+                    who = self.value(s.to, fn, ctx)
+                    fn.emit(f"{to} = m.log_readers({who}, {at})")
+                else:  # the one who chose, inside `simultaneously`
+                    to = (f"[env[{CHOOSER!r}].seat] if m.secret_depth and env.get({CHOOSER!r}) "
+                          "is not None else None")
+                fn.emit(f"m.log({self.value(s.message, fn, ctx)}, {to})")
+            fn.emit("finally:")
+            fn.emit(f"    m.side_ended({mark})")
+            fn.emit(f"m.side_bounded({at})")
 
     def _target_key(self, target, fn, ctx) -> str:
         """(seat or 0, name) of the state variable `x` or `p.x` a reveal names."""

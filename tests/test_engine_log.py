@@ -1,5 +1,7 @@
 """A game may keep no log (`Game(..., log=False)`, as simulations and search copies do): it is
-the same game, state for state, with no log line written and no label worked out."""
+the same game, state for state, with no log line written and no label worked out. A log line,
+as a label, leaves no trace in the game: its steps are counted apart, its draws and structures
+given back, so a game that keeps no log does not work it out."""
 from __future__ import annotations
 
 import textwrap
@@ -8,11 +10,12 @@ import pytest
 
 from rulebook import api
 from rulebook.interpreter.agents import agents_for, play_out
-from rulebook.interpreter.chance import fresh_future
+from rulebook.interpreter.chance import fresh_future, recorded
 from rulebook.interpreter.game import Game
 from rulebook.interpreter.rng import Rng
 from rulebook.interpreter.simulate import play_one
 from rulebook.interpreter.snapshot import write_game
+from rulebook.interpreter.state import Limits
 
 
 def played(rules, players: int, seed: int, log: bool) -> Game:
@@ -98,3 +101,73 @@ def test_a_label_that_fails_stops_play_but_not_a_simulation(tmp_path):
     with pytest.raises(api.DiagnosticError) as e:
         logged.apply("pick:1")
     assert e.value.diagnostics[0].line == 11  # the label's own line
+
+
+TRACELESS_LOG = textwrap.dedent("""\
+    game "Traceless log" {
+        players 2
+        source "test"
+    }
+    record Note {
+        n: int
+    }
+    global roll: int = 0
+    global made: list of Note = []
+    define total(xs) = sum(x for x in xs)
+    define note() = new Note { n: 1 }
+    play {
+        LINE
+        add new Note { n: random_int(1, 1000) } to made
+        set roll = random_int(1, 1000)
+        choose players[1] "Go" {
+            option go {
+            }
+        }
+    }
+    """)
+
+
+def _game(tmp_path, line: str, log: bool = True, limits: Limits | None = None) -> Game:
+    path = tmp_path / f"t{abs(hash(line))}.rules"
+    path.write_text(TRACELESS_LOG.replace("LINE", line))
+    return Game(api.load(str(path)), 2, 7, limits, log=log)
+
+
+def test_a_log_line_gives_back_its_steps_draws_and_structures(tmp_path):
+    quiet = _game(tmp_path, 'let nothing = 0')  # one statement, as the log line is
+    for log in (True, False):
+        g = _game(tmp_path, 'log "rolled {random_int(1, 6)}, {note().n}, '
+                            '{total([1, 2, 3, 4, 5, 6, 7, 8])}"', log=log)
+        assert len(g.state.log) == (1 if log else 0)
+        assert (g.state.steps, g.state.rng.state, g.state.struct_ids) == \
+            (quiet.state.steps, quiet.state.rng.state, quiet.state.struct_ids)
+        assert g.state.globals["roll"] == quiet.state.globals["roll"]
+        assert [(n.uid, n.fields) for n in g.state.globals["made"]] == \
+            [(n.uid, n.fields) for n in quiet.state.globals["made"]]
+    assert _game(tmp_path, 'log "x"').machine.side_steps < \
+        _game(tmp_path, 'log "{total([1, 2, 3, 4, 5, 6, 7, 8])}"').machine.side_steps
+
+
+def test_a_log_line_that_fails_stops_play_but_not_a_game_without_a_log(tmp_path):
+    broken = 'log "the fifth: {made[5].n}"'
+    assert not _game(tmp_path, broken, log=False).over  # waits for its decision
+    with pytest.raises(api.DiagnosticError) as e:
+        _game(tmp_path, broken)
+    assert e.value.diagnostics[0].line == 13  # the log line's own
+
+
+def test_log_lines_count_among_the_work_that_leaves_no_trace(tmp_path):
+    line = 'repeat 50 times { log "{total([1, 2, 3, 4, 5, 6, 7, 8])}" }'
+    assert not _game(tmp_path, line, limits=Limits(max_side_steps=10_000)).over
+    with pytest.raises(api.DiagnosticError) as e:
+        _game(tmp_path, line, limits=Limits(max_side_steps=300))
+    assert e.value.diagnostics[0].code == "E0301"
+    assert "log lines" in e.value.diagnostics[0].message
+
+
+def test_a_log_lines_draws_are_no_chance_events(tmp_path):
+    path = tmp_path / "t.rules"
+    path.write_text(TRACELESS_LOG.replace("LINE", 'log "rolled {random_int(1, 6)}"'))
+    game, recorder = recorded(api.load(str(path)), 2, 7)
+    assert recorder.events == [(1000, n.fields["n"] - 1) for n in game.state.globals["made"]] \
+        + [(1000, game.state.globals["roll"] - 1)]
