@@ -75,9 +75,9 @@ class AnsweredAtOnce:
         asked = machine.choice(op, env)
         if asked is None:
             return None
-        player, prompt, listed = asked
+        player, listed = asked
         if player.automaton is not None or self.made >= self.limit:
-            return machine.decision_of(op, env, player, prompt, listed)
+            return machine.decision_of(op, env, player, machine.prompt(op.prompt, env), listed)
         frame.at = label  # where it is asked, as when it waits (`statement_of` blames it)
         st = machine.state
         st.steps += machine.limits.decision_steps  # (`Machine.charge_decision`)

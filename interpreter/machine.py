@@ -240,13 +240,15 @@ class Machine(Evaluator, Effects):
             asked = self.choice(op, env)
             if asked is None:
                 return None
-            player, prompt, listed = asked
+            player, listed = asked
+            prompt = self.prompt(op.prompt, env)
         return self.decision_of(op, env, player, prompt, listed)
 
-    def choice(self, op, env) -> tuple[Seat, str, list] | None:
-        """What a `choose` (not composed) asks now: who decides, the prompt and the options
-        listed, with the engine's own `skip` and `done` where it adds them (None: nothing is
-        legal)."""
+    def choice(self, op, env) -> tuple[Seat, list] | None:
+        """What a `choose` (not composed) asks now: who decides and the options listed, with
+        the engine's own `skip` and `done` where it adds them (None: nothing is legal). Its
+        prompt is worked out apart (`prompt`), for a decision that waits: a bot answering it
+        where it is asked reads none."""
         player = op.player(self, env)
         if type(player) is not Seat:
             raise self.not_a_player(op, player)
@@ -257,10 +259,7 @@ class Machine(Evaluator, Effects):
             listed.append(("skip", None, "Skip"))
         if op.repeat and not op.has_done:
             listed.append((DONE, None, "Done"))
-        prompt = op.prompt
-        if type(prompt) is not str:
-            prompt = self.prompt(prompt, env)
-        return player, prompt, listed
+        return player, listed
 
     def decision_of(self, op, env, player: Seat, prompt: str, listed: list) -> Decision:
         """The decision that waits for `player`'s answer among the options `listed`."""
@@ -278,10 +277,12 @@ class Machine(Evaluator, Effects):
                          op.node.player)
 
     def prompt(self, prompt, env) -> str:
-        """What a decision (or a step of one) asks: written as a text, worked out, or `Choose`."""
+        """What a decision (or a step of one) asks: written as a text, or worked out leaving no
+        trace in the game (as a label: so whether it is read never changes the game), or
+        `Choose`."""
         if type(prompt) is str:
             return prompt
-        return "Choose" if prompt is None else prompt(self, env)
+        return "Choose" if prompt is None else self.traceless(prompt, self, env)
 
     def decide_composed(self, op, env) -> tuple[str, list] | None:
         """The step of a `compose` asked now, as its prompt and options: the first whose `until`

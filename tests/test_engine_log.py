@@ -171,3 +171,56 @@ def test_a_log_lines_draws_are_no_chance_events(tmp_path):
     game, recorder = recorded(api.load(str(path)), 2, 7)
     assert recorder.events == [(1000, n.fields["n"] - 1) for n in game.state.globals["made"]] \
         + [(1000, game.state.globals["roll"] - 1)]
+
+
+PROMPTED = textwrap.dedent("""\
+    game "Prompted" {
+        players 2
+        source "test"
+    }
+    global roll: int = 0
+    global picks: list of int = []
+    define total(xs) = sum(x for x in xs)
+    play {
+        rounds 2 {
+            for p in players {
+                turn p {
+                    choose p "PROMPT" {
+                        option pick for n in 1..2 {
+                            add n to picks
+                            set roll = random_int(1, 1000)
+                        }
+                    }
+                }
+            }
+        }
+    }
+    """)
+
+
+def _prompted(tmp_path, prompt: str) -> object:
+    path = tmp_path / f"p{abs(hash(prompt))}.rules"
+    path.write_text(PROMPTED.replace("PROMPT", prompt))
+    return api.load(str(path))
+
+
+def test_a_prompt_leaves_no_trace_and_a_bot_answering_where_asked_reads_none(tmp_path):
+    plain = _prompted(tmp_path, "Pick")
+    worked = _prompted(tmp_path, "Pick ({random_int(1, 6)}, {total([1, 2, 3, 4, 5, 6])})")
+    for log in (True, False):
+        a, b = played(plain, 2, 3, log), played(worked, 2, 3, log)
+        assert (a.history, a.state.steps, a.state.rng.state, a.state.globals) == \
+            (b.history, b.state.steps, b.state.rng.state, b.state.globals)
+    waiting = Game(worked, 2, 3)
+    assert waiting.pending.prompt.startswith("Pick (")  # worked out for a decision that waits
+    assert waiting.state.steps == Game(plain, 2, 3).state.steps
+    assert waiting.machine.side_steps > Game(plain, 2, 3).machine.side_steps
+
+
+def test_a_prompt_that_fails_stops_play_but_not_a_simulation(tmp_path):
+    rules = _prompted(tmp_path, "Pick after {picks[5]}")
+    record = play_one(rules, 2, 0, 1, "random")
+    assert record.error is None and record.decisions == 4
+    with pytest.raises(api.DiagnosticError) as e:
+        Game(rules, 2, 1)
+    assert e.value.diagnostics[0].line == 12  # the prompt's own line
