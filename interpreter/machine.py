@@ -323,7 +323,7 @@ class Machine(Evaluator, Effects):
         """`work(*args)`, leaving no trace in the game: the steps it took, the structures it made
         and its random draws are undone. Its steps are bounded by what is left of the game's budget
         and counted apart (`Limits.max_side_steps`), so that work given back again and again
-        (labels read, invariants checked, log lines written) still ends. An error raised without
+        (labels and prompts read, invariants checked, log lines written) still ends. An error raised without
         a node of its own (a budget spent) blames `blame`. (Generated code writes this out
         around a log line: `side_begun`, `side_ended`, `side_bounded`.)"""
         mark = self.side_begun()
@@ -357,10 +357,10 @@ class Machine(Evaluator, Effects):
 
     def side_bounded(self, blame) -> None:
         if self.side_steps > self.limits.max_side_steps:
-            raise RuleError("E0301", f"checks, labels, previews and log lines ran more than "
-                            f"{self.limits.max_side_steps:,} steps in one game", blame,
-                            "make invariants, labels and log lines cheaper: they are worked out "
-                            "often")
+            raise RuleError("E0301", f"checks, labels, prompts, previews and log lines ran more "
+                            f"than {self.limits.max_side_steps:,} steps in one game", blame,
+                            "make invariants, labels, prompts and log lines cheaper: they are "
+                            "worked out often")
 
     def options(self, env, listing) -> list[tuple]:
         """The legal options a `choose` (or a `compose` step) lists (`listing`, generated),

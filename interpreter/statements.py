@@ -499,12 +499,16 @@ class Statements(Routines):
         each component among `moved` (a list, or the value itself when `one`)."""
         self.ns.setdefault("MOVED", MOVED)
         st = fn.use("st")
-        x = moved
-        if not one:
-            x = fn.tmp()
-            fn.emit(f"for {x} in {moved}:")
-        fn.emit(f"{'    ' * (not one)}if type({x}) is Item: "
-                f"{st}.changed_at[(MOVED, {x}.id)] = {st}.clock")
+
+        def note(x: str) -> None:
+            fn.emit(f"if type({x}) is Item: {st}.changed_at[(MOVED, {x}.id)] = {st}.clock")
+        if one:
+            note(moved)
+            return
+        x = fn.tmp()
+        fn.emit(f"for {x} in {moved}:")
+        with fn.indent(block=True):
+            note(x)
 
     def st_add(self, s, fn, ctx, at):
         dst = self._container(s.dest, fn, ctx, watched=False)
