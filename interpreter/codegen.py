@@ -47,7 +47,12 @@ Scope = frozenset | None
 _SAFE_BUILTINS = {"type": type, "len": len, "range": range, "list": list, "dict": dict,
                   "int": int, "str": str, "bool": bool, "enumerate": enumerate,
                   "ValueError": ValueError, "TypeError": TypeError, "KeyError": KeyError,
-                  "AttributeError": AttributeError, "set": set, "zip": zip}
+                  "AttributeError": AttributeError, "set": set, "zip": zip, "max": max,
+                  "min": min}
+
+# `max` and `min` of numbers are written out (tests turn it off to compare with
+# `Evaluator.aggregate`, which works out every other value)
+WRITE_EXTREMES = True
 
 # Values equal when Python's `==` says so (of one type); compared element by element by the
 # runtime; any other value is equal only to itself.
@@ -1663,13 +1668,39 @@ class Generator(Statements):
     def ex_aggregate(self, node, fn, sc):
         if node.func == "sum":
             return self._sum(node, fn, sc)
-        acc = fn.tmp()
+        acc, odd, at = fn.tmp(), None, self.const(node)
         fn.emit(f"{acc} = []")
-        self.loops(fn, sc, [node.binding, *node.more], node.where,
-                   lambda inner: fn.emit(f"{acc}.append({self.ex(node.element, fn, inner)})"))
+        start = len(fn.lines)
+
+        def add(inner):
+            nonlocal odd
+            v = self.ex(node.element, fn, inner)
+            fn.emit(f"{acc}.append({v})")
+            if v not in fn.ints:
+                odd = odd or fn.tmp()
+                fn.emit(f"if type({v}) is not int: {odd} = True")
+
+        self.loops(fn, sc, [node.binding, *node.more], node.where, add)
         t = fn.tmp()
-        fn.emit(f"{t} = m.aggregate({node.func!r}, {acc}, {self.const(node)})")
+        if not WRITE_EXTREMES:
+            fn.emit(f"{t} = m.aggregate({node.func!r}, {acc}, {at})")
+            return t
+        if odd is None:
+            self._extreme_of_ints(node.func, acc, t, at, fn)
+            return t
+        fn.lines.insert(start, "    " * fn.depth + f"{odd} = False")
+        fn.emit(f"if {odd}: {t} = m.aggregate({node.func!r}, {acc}, {at})")
+        fn.emit("else:")
+        with fn.indent():
+            self._extreme_of_ints(node.func, acc, t, at, fn)
         return t
+
+    @staticmethod
+    def _extreme_of_ints(func: str, values: str, t: str, at: str, fn) -> None:
+        """`max` or `min` of a list of numbers alone: `Evaluator.aggregate` with nothing to
+        refuse (its steps, none of an empty list)."""
+        fn.steps(f"len({values})", at)
+        fn.emit(f"{t} = {func}({values}) if {values} else None")
 
     def _sum(self, node, fn, sc):
         """`sum(...)` added up as its loop runs, with no list: the steps, the first value that is
@@ -1882,6 +1913,22 @@ class Generator(Statements):
             fn.emit(f"{t} = m.call_builtin({name!r}, [{', '.join(args)}], {at})")  # raises
             return t
         call = f"m.bi_{name}({at}{''.join(', ' + a for a in args)})"
+        if name in ("max", "min") and len(args) == 2 and WRITE_EXTREMES:  # of two numbers
+            # (`Evaluator.aggregate` of the two: their steps, the first kept on a tie)
+            a, b = args
+            pick = f"{t} = {a} if {a} {'>=' if name == 'max' else '<='} {b} else {b}"
+            unknown = [x for x in args if x not in fn.ints]
+            if not unknown:
+                fn.steps("2", at)
+                fn.emit(pick)
+                fn.ints.add(t)
+                return t
+            fn.emit(f"if {' and '.join(f'type({x}) is int' for x in unknown)}:")
+            with fn.indent():
+                fn.steps("2", at)
+                fn.emit(pick)
+            fn.emit(f"else: {t} = {call}")
+            return t
         if name == "size":  # a number, whatever it is given (or an error)
             # a list, text or map has the length it gives; a grid (its cells that hold
             # something) and values with no size are the runtime's, at once for a state

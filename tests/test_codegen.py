@@ -46,7 +46,7 @@ def test_generated_sources_are_python_written_from_the_tree_alone():
     assert "hostile" not in names and "n" not in names
     assert rules.code.gen.ns["__builtins__"].keys() <= {
         "type", "len", "range", "list", "dict", "int", "str", "bool", "enumerate", "ValueError",
-        "TypeError", "KeyError", "AttributeError", "set", "zip"}
+        "TypeError", "KeyError", "AttributeError", "set", "zip", "max", "min"}
 
 
 def test_comprehensions_nested_deeper_than_python_allows_still_run():
@@ -887,3 +887,55 @@ play { set n = count(x in walked where word >= 2 and x > 0) }
         game_of(text.replace("WALKED", "[1, 2]"))
     d = err.value.diagnostics[0]
     assert (d.code, d.line) == ("E0306", 8) and "text" in d.message
+
+
+EXTREMES = header() + """
+enum Size { small, large }
+global xs: list of int = [4, 9, 2]
+global sizes: list of Size = [large, small]
+global n: int? = none
+global out: list of int? = []
+global picked: Size? = none
+setup {
+    set out = [max(3, 7), min(3, 7), max(xs[1], xs[2]), min(5, xs[3]), max(x for x in xs), \
+               min(x * 2 for x in xs where x > 2), max(x for x in xs where x > 100), \
+               max(p.score + 1 for p in players), min(-4, -4)]
+    set picked = max(s for s in sizes)
+    WHAT
+}
+player score: int = 0
+play { end game }
+"""
+
+
+@pytest.mark.parametrize("what,error", [
+    ("", None),
+    ("set n = max(1, n)", "`max` needs numbers, got none"),
+    ("set n = min(n, 1)", "`min` needs numbers, got none"),
+    ("set n = max(x for x in [1, n])", "`max` needs numbers, got none"),
+    ("set n = max(1, xs)", "`max` needs numbers, got list"),
+])
+def test_max_and_min_of_numbers_written_out_are_the_runtimes_to_the_step(what, error,
+                                                                         monkeypatch):
+    """`max` and `min` of two numbers or of numbers a loop makes are written where they are
+    called: the same values (none of nothing, a member by its order), steps and errors as
+    `Evaluator.aggregate`, which has every other value."""
+    from rulebook.interpreter import codegen
+
+    seen = []
+    for written in (True, False):
+        monkeypatch.setattr(codegen, "WRITE_EXTREMES", written)
+        source = EXTREMES.replace("WHAT", what)
+        code = "".join(rules_of(source).code.gen.sources)
+        assert (" = max(t" in code and "(3) if (3) >= (7) else (7)" in code) is written
+        try:
+            g = game_of(source)
+            seen.append((g.state.globals["out"], g.state.globals["picked"].name, g.state.steps))
+        except DiagnosticError as err:
+            d = err.diagnostics[0]
+            seen.append((d.code, d.line, d.message))
+    assert seen[0] == seen[1]
+    if error is None:
+        assert seen[0][:2] == ([7, 3, 9, 2, 9, 8, None, 1, -4], "large")
+    else:
+        assert seen[0] == ("E0306", 14, error)
