@@ -604,8 +604,10 @@ class Generator(Statements):
                 parts, text = [], node.name
                 for b, k in zip(node.bindings, positions):
                     v = inner.py[b.name]
+                    # (a component reads as `option_token` has it, with no call: most are)
                     parts += [repr(text + ":"), f"f'{{{v}}}'" if k is None
-                              else f"option_token({v}, {k})"]
+                              else f"({v}.key or {v}.id if type({v}) is Item "
+                                   f"else option_token({v}, {k}))"]
                     text = ""
                 if text:
                     parts.append(repr(text))
@@ -1933,8 +1935,13 @@ class Generator(Statements):
             # a list, text or map has the length it gives; a grid (its cells that hold
             # something) and values with no size are the runtime's, at once for a state
             # variable declared as a grid
-            if self._global_grid(node.args[0], sc):
-                fn.emit(f"{t} = {call}")
+            if self._global_grid(node.args[0], sc):  # its cells that hold something
+                g = args[0]
+                fn.emit(f"if type({g}) is Grid:")
+                with fn.indent():
+                    fn.steps(f"len({g}.cells)", at)  # (`Evaluator.bi_size`'s, written out)
+                    fn.emit(f"{t} = len({g}.cells) - {g}.cells.count(None)")
+                fn.emit(f"else: {t} = {call}")
             else:
                 fn.emit("try:")
                 fn.emit(f"    {t} = len({args[0]})")

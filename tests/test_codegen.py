@@ -375,13 +375,20 @@ def test_fields_and_sizes_read_plainly_leave_every_other_value_to_the_runtime():
     g = game_of(PLAIN_READS.replace("WHAT", "set board[1, 2] = 4\n    set sizes = "
                                     "[size(board), size(\"four\"), size(counts), size(cards)]"))
     assert g.state.globals["sizes"] == [1, 4, 3, 2]
-    # a state variable declared as a grid is counted by the runtime at once (no `len` tried
-    # first); through a local name it is the same count
+    # a state variable declared as a grid is counted where it is written (no `len` tried
+    # first), with the runtime's steps; through a local name it is the same count
     grid_size = PLAIN_READS.replace("WHAT", "set board[2, 2] = 4\n    let g = board\n"
                                     "    set sizes = [size(board), size(g)]")
-    assert game_of(grid_size).state.globals["sizes"] == [1, 1]
+    g = game_of(grid_size)
+    assert g.state.globals["sizes"] == [1, 1]
     source = "".join(rules_of(grid_size).code.gen.sources)
-    assert re.search(r"\n +t\d+ = m\.bi_size\(k\d+, r\d+\)\n", source)  # the grid
+    assert re.search(r"\n +t\d+ = len\(r\d+\.cells\) - r\d+\.cells\.count\(None\)\n",
+                     source)  # the grid
+    from rulebook.interpreter import codegen
+    with pytest.MonkeyPatch.context() as patch:  # every grid counted by the runtime
+        patch.setattr(codegen.Generator, "_global_grid", lambda self, node, sc: False)
+        assert "cells.count" not in "".join(rules_of(grid_size).code.gen.sources)
+        assert game_of(grid_size).state.steps == g.state.steps
     assert re.search(r"try:\n +t\d+ = len\(t\d+\)\n +except TypeError:\n +t\d+ = "
                      r"m\.bi_size\(", source)  # the local name: whatever it holds
     # a table's rows never change: its size is written as their number, unless a local has
@@ -483,6 +490,51 @@ play {
     assert not hasattr(code.options[0], "enumerate")
     source = "".join(rules_of(text).code.gen.sources)
     assert len(re.findall(r"^def o\d+\(m, env, out, seen\):", source, re.M)) == 1
+
+
+OPTION_TOKENS = header() + """
+enum Colour { red, blue }
+record Card { cost: int }
+table named of Card {
+    id  | cost | count
+    one | 1    | 2
+    two | 2    | 1
+}
+table plain of Card {
+    cost
+    3
+}
+global texts: list of text = ["a b", "c:d"]
+global pairs: list of list of int = [[1], [2]]
+play {
+    choose players[1] "Take" {
+        option card for c in named { }
+        option row for c in plain { }
+        option seat for p in players { }
+        option colour for k in [red, blue] { }
+        option flag for f in [true, false] { }
+        option word for w in texts { }
+        option pair for x in pairs { }
+        option number for n in [5, 6] { }
+    }
+}
+"""
+
+
+def test_an_option_reads_each_value_it_is_bound_to_as_option_token_has_it():
+    """The tokens of an option's id, written where options are listed (a component's with no
+    call): a named row by its name (copies alike, kept apart), a row with no name by its id,
+    players, members, yes and no, texts (no `:` or space), other values by their position."""
+    from rulebook.interpreter.flow import option_token
+
+    g = game_of(OPTION_TOKENS)
+    ids = [o for o, _ in g.legal_options()]
+    assert ids == ["card:one", "card:one~2", "card:two", "row:plain#1", "seat:p1", "seat:p2",
+                   "colour:red", "colour:blue", "flag:yes", "flag:no", "word:a_b", "word:c_d",
+                   "pair:1", "pair:2", "number:5", "number:6"]
+    named, plain = g.rules.tables["named"], g.rules.tables["plain"]
+    assert [option_token(c, i) for i, c in enumerate(named + plain)] == \
+        ["one", "one", "two", "plain#1"]
 
 
 def test_options_whose_ids_cannot_meet_are_listed_without_ids_and_read_alike():
