@@ -523,32 +523,34 @@ class Evaluator:
         """Stable sort of (value, keys) rows; a `random` key draws from the game's generator.
         Charged n log n steps, what sorting costs."""
         self.tick(node, len(rows) * max(1, len(rows).bit_length() - 1))
-        def key(row):
-            out = []
+        keys, shuffled = [], False
+        for row in rows:  # each row's key once, in order (the first that cannot be is refused)
+            key = []
             for desc, v in row[1]:
                 if desc == "random":
-                    out.append(0)
-                    continue
-                if not isinstance(v, (int, float)):
+                    key.append(0)
+                    shuffled = True
+                elif isinstance(v, (int, float)):
+                    key.append(-v if desc else v)
+                else:
                     raise RuleError("E0306", f"cannot order by {type_name(v)}", node)
-                out.append(-v if desc else v)
-            return out
-        ordered = sorted(rows, key=key)
-        if any(desc == "random" for r in rows for desc, _ in r[1]):
-            # Shuffle each group of rows tied on the keys before the random key.
-            out, i = [], 0
-            while i < len(ordered):
-                j = i
-                while j < len(ordered) and key(ordered[j]) == key(ordered[i]):
-                    j += 1
-                group = ordered[i:j]
-                if len(group) > 1:
-                    self.state.rng.shuffle(group)
-                    self.saw_hidden |= self.watcher is not None
-                out.extend(group)
-                i = j
-            ordered = out
-        return ordered
+            keys.append(key)
+        places = sorted(range(len(rows)), key=keys.__getitem__)
+        if not shuffled:
+            return [rows[i] for i in places]
+        # Shuffle each group of rows tied on the keys before the random key.
+        out, i, n = [], 0, len(places)
+        while i < n:
+            tied, j = keys[places[i]], i + 1
+            while j < n and keys[places[j]] == tied:
+                j += 1
+            group = [rows[k] for k in places[i:j]]
+            if len(group) > 1:
+                self.state.rng.shuffle(group)
+                self.saw_hidden |= self.watcher is not None
+            out.extend(group)
+            i = j
+        return out
 
     # ----------------------------------------------------------------------------- calls
     def call_define(self, define: A.DefineDecl, args: list, node, depth: int):
