@@ -337,11 +337,9 @@ def _invariants_hold(game) -> bool:
     machine, code = game.machine, game.rules.code
     if not machine.set_up or not code.invariants:
         return True
-    moments = code.invariant_moments
 
     def check() -> bool:
-        for inv, test, _, name in code.invariants:
-            when = moments.get(name)
+        for inv, test, _, _, when in code.invariants:
             if when is not None and not truth(when(machine, {}), inv.when):
                 continue
             if not truth(test(machine, {}), inv.test):

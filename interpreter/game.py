@@ -235,12 +235,15 @@ class Game:
         memo = self._still_holding(touched)
         watcher, machine.watcher = machine.watcher, None  # checks show nobody anything
         # Checking leaves no trace in the game (its steps, structures made, random draws), so
-        # that how often invariants are checked never changes the game itself.
+        # that how often invariants are checked never changes the game itself (`traceless`,
+        # written out: checks are many).
+        mark = machine.side_begun()
         try:
-            machine.traceless(lambda: machine.standing_still(self._check_each, machine, touched,
-                                                             memo=memo))
+            machine.standing_still(self._check_each, machine, touched, memo=memo)
         finally:
+            machine.side_ended(mark)
             machine.watcher = watcher
+        machine.side_bounded(None)
         self._remembered = memo
 
     def _still_holding(self, touched: set[str] | None) -> dict:
@@ -253,18 +256,20 @@ class Game:
                 if (read := reads.get(key[0])) is not None and read.isdisjoint(touched)}
 
     def _check_each(self, machine, touched) -> None:
-        moments = self.rules.code.invariant_moments
-        for inv, test, reads, name in self.rules.code.invariants:
+        owed, st = self._owed, machine.state
+        for inv, test, reads, name, when in self.rules.code.invariants:
             if touched is not None and reads is not None and touched.isdisjoint(reads) \
-                    and name not in self._owed:
+                    and name not in owed:
                 continue  # nothing it reads has changed since it last held
             try:
-                machine.tick(inv)
-                when = moments.get(name)
-                if when is not None and not truth(when(machine, {}), inv.when):
-                    self._owed.add(name)  # not now: at its next moment
-                    continue
-                self._owed.discard(name)
+                st.steps += 1  # (`tick`, written out)
+                if st.steps >= machine.next_check:
+                    machine.steps_checked(inv)
+                if when is not None:
+                    if not truth(when(machine, {}), inv.when):
+                        owed.add(name)  # not now: at its next moment
+                        continue
+                    owed.discard(name)
                 ok = test(machine, {})
                 if ok is not True and ok is not False:
                     ok = truth(ok, inv.test)  # (raises: not yes or no)

@@ -226,9 +226,9 @@ class Code:
     modifiers: dict = field(default_factory=dict)     # define -> [(modifier, when, value)]
     # (declaration, names bound, condition, routine, the combinations of its bindings)
     reactions: list = field(default_factory=list)
-    invariants: list = field(default_factory=list)    # (declaration, test, reads, name)
-    # invariant -> its `when`, compiled: it is checked only at moments when that holds
-    invariant_moments: dict = field(default_factory=dict)
+    # (declaration, test, reads, name, its `when` or None): checked only at moments when the
+    # `when` holds
+    invariants: list = field(default_factory=list)
     # repeatable define -> the variables it may read (None: unknown): a value it gave while the
     # invariants were checked is given again at the next check if none of them changed since
     define_reads: dict = field(default_factory=dict)
@@ -319,9 +319,8 @@ def compile_code(rules: Rules) -> Code:
                                gen.combinations(r.bindings, none)))
     for inv in rules.invariants:
         code.invariants.append((inv, compile_expr(inv.test, none),
-                                variables_read(inv.test, rules), inv.name))
-        if inv.when is not None:
-            code.invariant_moments[inv.name] = compile_expr(inv.when, none)
+                                variables_read(inv.test, rules), inv.name,
+                                None if inv.when is None else compile_expr(inv.when, none)))
     if rules.invariants:
         code.define_reads = define_reads(rules, gen.repeatable)
     for d in rules.pieces.values():

@@ -311,13 +311,13 @@ def test_an_invariant_is_checked_after_the_decision_that_breaks_it(tmp_path, mod
 def test_an_invariant_is_not_evaluated_when_nothing_it_reads_changed(tmp_path, monkeypatch):
     game = _counting(tmp_path, "changed")
     calls = []
-    inv, test, reads, name = game.rules.code.invariants[0]
+    inv, test, reads, name, when = game.rules.code.invariants[0]
     assert reads == {"total", "mine"}
 
     def counted(m, env):
         calls.append(1)
         return test(m, env)
-    monkeypatch.setattr(game.rules.code, "invariants", [(inv, counted, reads, name)])
+    monkeypatch.setattr(game.rules.code, "invariants", [(inv, counted, reads, name, when)])
     game.apply("other", 1)
     assert calls == []
     game.apply("take", 2)
