@@ -97,11 +97,9 @@ class Function:
         self.n = 0
         self.hoists: dict[str, str] = {}
         self.watched = True  # reads are told to the audited seat (``Generator.unwatched``)
-        # the depth of calls is the same from its first line to its last (not so where it runs
-        # statements, or a define's own call one deeper)
-        self.depth_fixed = True
-        # The depth of calls where its code runs: `m.depth` read once at its start; a define is
-        # given its own (`D`), a statement knows its block's (`depth`).
+        # The depth of calls where its code runs, the same from its first line to its last:
+        # `m.depth` read once at its start; a define is given its own (`D`), a statement knows
+        # its block's (`depth`). `DEEP` is whether a call made there goes too deep.
         self.calls = "DEPTH"
         # Variables read once at the start (the state stands still while an expression is
         # worked out): (dict, name) -> the local holding `dict.get(name, _M)`.
@@ -775,8 +773,7 @@ class Generator(Statements):
     def _inlined(self, decl, args: list[str], at: str, fn: Function, sc: Names) -> str:
         """A call of a leaf define, written out: one call deeper (its depth checked), its
         steps charged, its parameters the arguments' values."""
-        deep = fn.use("DEEP") if fn.depth_fixed else f"{fn.calls} >= m.limits.max_depth"
-        fn.guard(f"if {deep}: m.too_deep({self.const(decl)}, {at})")
+        fn.guard(f"if {fn.use('DEEP')}: m.too_deep({self.const(decl)}, {at})")
         fn.steps(str(DEFINE_CALL_STEPS), at, check=False)  # written out: it cannot call itself
         inner = Names(dict(zip(decl.params, args)), frozenset())
         return self.ex(decl.body, fn, inner)
@@ -1972,7 +1969,6 @@ class Generator(Statements):
                        "env")
         sub.watched, sub.settled, sub.calls = fn.watched, fn.settled, "D"
         sub.hoist_as["DEEP"] = "D >= m.limits.max_depth"
-        sub.depth_fixed = fn.depth_fixed
         inner = Names({name: param[v] for name, v in sc.py.items()}, sc.env)
         result = self.ex(node, sub, inner, borrow)
         sub.emit(f"return {result}")

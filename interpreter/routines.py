@@ -88,7 +88,8 @@ class Routines:
         from .statements import _Block
 
         fn = Function(self, self._fresh("u"), "m, S, F", "env")
-        fn.depth_fixed, fn.calls = False, "depth"
+        fn.calls = "depth"  # (its frame's depth, the same from its first line to its last)
+        fn.hoist_as["DEEP"] = "F.depth >= m.limits.max_depth"
         fn.routine = RoutineCode(r)
         fn.emit("env = F.env")
         fn.emit("depth = F.depth")

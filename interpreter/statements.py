@@ -169,7 +169,8 @@ class Statements(Routines):
         if fname is None:
             fname = self._procedures[key] = self._fresh("p")
             fn = Function(self, fname, "m, depth, env", "env")
-            fn.depth_fixed, fn.calls = False, "depth"
+            fn.calls = "depth"  # (a parameter, the same from its first line to its last)
+            fn.hoist_as["DEEP"] = "depth >= m.limits.max_depth"
             fn.emit("m.depth = depth")
             ctx = _Block(Names({}, frozenset(params)), True, "depth")
             self._guarded(fn, lambda: self.statements(body, fn, ctx))
@@ -1050,7 +1051,7 @@ class Statements(Routines):
         fn.emit(f"{env} = {{{', '.join(f'{p!r}: {v}' for p, v in zip(decl.params, values))}}}")
         fn.emit(f"if {CHOOSER!r} in env: {env}[{CHOOSER!r}] = env[{CHOOSER!r}]")
         # `Effects.enter_call`, written out: too deep raises there; a call is a step
-        fn.guard(f"if {ctx.depth} >= m.limits.max_depth: m.enter_call({ctx.depth}, {at})")
+        fn.guard(f"if {fn.use('DEEP')}: m.enter_call({ctx.depth}, {at})")  # (`ctx.depth`'s)
         fn.steps("1", at)
         never_waits = (key[1] in self.inlining.procedures if key[0] == "procedure"
                        else key[1] in self.inlining.events)
