@@ -140,7 +140,7 @@ def _picker(agent):
     if not picks:
         return None
     if klass.pick is RandomAgent.pick:  # its pick is its generator's draw: asked at once
-        return agent.rng.below
+        return agent.rng.draw  # (`below` with no chance player: a bot's generator has none)
     return agent.pick
 
 

@@ -294,12 +294,13 @@ class Effects:
                                 f"{self.limits.max_collection:,})", node)
         else:
             self.put(dst, [item], place, node)
-        for key in (src_key, dst_key):
-            st.clock += 1
-            if key is None:
-                self.touched = None
-            elif self.touched is not None:
-                self.touched.add(key[1])
+        st.clock += 2  # (`changed` of each place, written out)
+        touched = self.touched
+        if src_key is None or dst_key is None:
+            self.touched = None
+        elif touched is not None:
+            touched.add(src_key[1])
+            touched.add(dst_key[1])
         self.dirty = True
         st.changed_at[(MOVED, item.id)] = st.clock
 

@@ -269,7 +269,9 @@ def nesting_problem(value, target, limit: int) -> str | None:
         if id(v) in seen:
             continue
         seen.add(id(v))
-        stack.extend((c, d + 1) for c in children if isinstance(c, _NESTING))  # not leaves
+        for c in children:
+            if isinstance(c, _NESTING):  # (not leaves)
+                stack.append((c, d + 1))
     return None
 
 
