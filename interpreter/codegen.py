@@ -531,6 +531,46 @@ class Generator(Statements):
         fn.emit(f"return {result}")
         return self._function(fn)
 
+    def invariants(self, checked: list):
+        """A function `f(machine, touched, owed)` checking the invariants `checked` (the
+        declaration, the variables it reads or None) due now, in order: one whose reads meet
+        `touched` (the variables changed since the last check; None: unknown), or owed. Each
+        checked is a step; one with a `when` that does not hold is owed (`owed`), not tested.
+        Gives (its position, its value) for the first whose value is not yes, else None."""
+        fn = Function(self, self._fresh("c"), "m, touched, owed", "_E")
+        fn.watched = False  # checks show nobody anything (`Game._check_invariants`)
+        none = Names({}, frozenset())
+        for i, (inv, reads) in enumerate(checked):
+            due = ["True"] if reads is None else \
+                ["touched is None", f"not touched.isdisjoint({self.const(reads)})"]
+            if inv.when is not None and reads is not None:
+                due.append(f"{inv.name!r} in owed")
+            fn.emit(f"if {' or '.join(due)}:")
+            with fn.indent():
+                fn.charge("1", self.const(inv))
+                if inv.when is None:
+                    self._tested(inv, i, fn, none)
+                    continue
+                with fn.expression():
+                    when = self.ex(inv.when, fn, none)
+                fn.emit(f"if {when} is not True:")
+                with fn.indent():
+                    if not self.yes_no(inv.when):
+                        fn.emit(f"if {when} is not False: m.truth({when}, "
+                                f"{self.const(inv.when)})")
+                    fn.emit(f"owed.add({inv.name!r})  # not now: at its next moment")
+                fn.emit("else:")
+                with fn.indent():
+                    fn.emit(f"owed.discard({inv.name!r})")
+                    self._tested(inv, i, fn, none)
+        fn.emit("return None")
+        return self._function(fn)
+
+    def _tested(self, inv, i: int, fn, none) -> None:
+        with fn.expression():
+            value = self.ex(inv.test, fn, none)
+        fn.emit(f"if {value} is not True: return {i}, {value}")
+
     def text(self, node, scope: Scope):
         """A prompt: the text itself when it has no holes and costs no step, else a function
         `f(machine, env)` working it out (None: no prompt)."""

@@ -256,29 +256,21 @@ class Game:
                 if (read := reads.get(key[0])) is not None and read.isdisjoint(touched)}
 
     def _check_each(self, machine, touched) -> None:
-        owed, st = self._owed, machine.state
-        for inv, test, reads, name, when in self.rules.code.invariants:
-            if touched is not None and reads is not None and touched.isdisjoint(reads) \
-                    and name not in owed:
-                continue  # nothing it reads has changed since it last held
-            try:
-                st.steps += 1  # (`tick`, written out)
-                if st.steps >= machine.next_check:
-                    machine.steps_checked(inv)
-                if when is not None:
-                    if not truth(when(machine, {}), inv.when):
-                        owed.add(name)  # not now: at its next moment
-                        continue
-                    owed.discard(name)
-                ok = test(machine, {})
-                if ok is not True and ok is not False:
-                    ok = truth(ok, inv.test)  # (raises: not yes or no)
-            except RuleError as err:
-                self._fail(err)
-            if not ok:
-                detail = explain(machine, inv.test, {})
-                self._fail(RuleError("E0313", f"invariant `{inv.name}` does not hold: "
-                                     f"{inv.description}{detail}", inv))
+        """The invariants due (``Generator.invariants``): nothing they read has changed since
+        they last held, or they are owed."""
+        code = self.rules.code
+        try:
+            failed = code.check_invariants(machine, touched, self._owed)
+            if failed is None:
+                return
+            at, value = failed
+            inv = code.invariants[at][0]
+            truth(value, inv.test)  # (raises: not yes or no)
+        except RuleError as err:
+            self._fail(err)
+        detail = explain(machine, inv.test, {})
+        self._fail(RuleError("E0313", f"invariant `{inv.name}` does not hold: "
+                             f"{inv.description}{detail}", inv))
 
     # -------------------------------------------------------------------------- decisions
     def legal_options(self, bots: bool = False,

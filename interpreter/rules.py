@@ -226,9 +226,10 @@ class Code:
     modifiers: dict = field(default_factory=dict)     # define -> [(modifier, when, value)]
     # (declaration, names bound, condition, routine, the combinations of its bindings)
     reactions: list = field(default_factory=list)
-    # (declaration, test, reads, name, its `when` or None): checked only at moments when the
-    # `when` holds
+    # (declaration, the variables it reads or None), and the function checking those due
+    # (``Generator.invariants``)
     invariants: list = field(default_factory=list)
+    check_invariants: object = None
     # repeatable define -> the variables it may read (None: unknown): a value it gave while the
     # invariants were checked is given again at the next check if none of them changed since
     define_reads: dict = field(default_factory=dict)
@@ -317,10 +318,8 @@ def compile_code(rules: Rules) -> Code:
         code.reactions.append((r, names, compile_expr(r.condition, inner),
                                gen.routine(r.body, inner, r),
                                gen.combinations(r.bindings, none)))
-    for inv in rules.invariants:
-        code.invariants.append((inv, compile_expr(inv.test, none),
-                                variables_read(inv.test, rules), inv.name,
-                                None if inv.when is None else compile_expr(inv.when, none)))
+    code.invariants = [(inv, variables_read(inv.test, rules)) for inv in rules.invariants]
+    code.check_invariants = gen.invariants(code.invariants)
     if rules.invariants:
         code.define_reads = define_reads(rules, gen.repeatable)
     for d in rules.pieces.values():

@@ -164,7 +164,7 @@ def test_an_invariant_over_component_state_is_checked_when_it_changes():
     text = MARKET.replace("play {", 'invariant caps "every cap is somewhere": all(p in players '
                           'where p.pile + sum(t.shares[p] for t in tiles) == 10)\nplay {', 1)
     g = game_of(text, players=2)
-    (_, _, reads, _, _) = g.rules.code.invariants[0]
+    (_, reads) = g.rules.code.invariants[0]
     assert "Tile.shares" in reads and "pile" in reads
     broken = text.replace("decrease players[2].pile by 2\n", "")
     with pytest.raises(DiagnosticError) as err:
