@@ -190,6 +190,10 @@ class Evaluator:
         """Whether two values are equal, charging one step per element compared."""
         if not isinstance(a, (list, dict)) or not isinstance(b, (list, dict)):
             return _same(a, b)
+        if type(a) is type(b) and len(a) != len(b):  # (`same_counted`: nothing visited)
+            if self.state.steps >= self.next_check:
+                self.steps_checked(node)
+            return False
         allowance = max(0, self.limits.max_steps - self.state.steps) + 1
         try:
             result, visited = same_counted(a, b, allowance)

@@ -2,6 +2,7 @@
 import pytest
 
 from engine_helpers import game_of, header
+from rulebook.interpreter.errors import RuleError
 from rulebook.interpreter.state import Limits
 from rulebook.validator.diagnostics import DiagnosticError
 
@@ -235,3 +236,19 @@ def test_a_chain_of_ands_or_ors_ends_at_the_first_operand_that_decides_it(test, 
     game = game_of(header("1") + f"global n: int\nglobal b: bool\nplay {{\n    set b = {test}\n}}\n",
                    players=1)
     assert game.state.globals["b"] is value
+
+
+@pytest.mark.parametrize("b,equal,charged", [([1, 2], True, 2), ([1, 3], False, 2),
+                                             ([1], False, 0), ([1, 2, 3], False, 0)])
+def test_lists_compared_are_charged_the_elements_visited_and_the_budget_looked_at(b, equal,
+                                                                                 charged):
+    """`Evaluator.same` of two lists: lists of other lengths differ with no element visited,
+    and the budget is still looked at there, as after any charge."""
+    g = game_of(header() + "play { end game }\n", limits=Limits(max_steps=10_000))
+    m, st = g.machine, g.machine.state
+    before = st.steps
+    assert m.same([1, 2], b) is equal and st.steps - before == charged
+    st.steps = m.next_check = 10_001  # past the budget, not looked at yet
+    with pytest.raises(RuleError) as err:
+        m.same([1, 2], b)
+    assert err.value.code == "E0301"
