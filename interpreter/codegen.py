@@ -431,6 +431,7 @@ class Generator(Statements):
         self.decisions: list = []  # every `choose` and `compose`, by number (saved options)
         self._const_names: dict[int, str] = {}
         self._ranges: dict[tuple[int, int], str] = {}  # `const_range`
+        self._table_places: dict[str, str] = {}  # `_in_table`: table -> {row: position}
         self._kept: list = []  # the constants, kept alive so that their ids stay theirs
         self._pending: list[tuple[str, str, object]] = []  # (name, source, stub or None)
         self._count = 0
@@ -1203,6 +1204,8 @@ class Generator(Statements):
             return self._chain(node, fn, sc, t)
         if op in ("in", "not in"):
             a = self.ex(node.left, fn, sc)
+            if self._table_named(node.right, sc):
+                return self._in_table(node, a, t, fn)
             b = (self.ex(node.right, fn, sc, True) if node.right.kind == "name"
                  else self.ex(node.right, fn, sc))
             i = fn.tmp()
@@ -1360,6 +1363,26 @@ class Generator(Statements):
             walked = f"for {element} in {walks}:"
         fn.lines[header] = "    " * place[1] + walked  # (the loop's own depth: the place's)
         return operands
+
+    def _in_table(self, node, a: str, t: str, fn) -> str:
+        """`a in table` (`not in`): the position of its row looked up in a module constant
+        (rows never change; each is its own identity), charged as the list's search charges it
+        (the rows visited up to it, or all of them)."""
+        rows = self.rules.tables[node.right.id]
+        places = self._table_places.get(node.right.id)
+        if places is None:
+            places = self._table_places[node.right.id] = self.const(
+                {row: i for i, row in reversed(list(enumerate(rows, 1)))})
+        i = fn.tmp()
+        self.ns.setdefault("_INDEXABLE", _INDEXABLE)
+        fn.emit(f"if type({a}) in _INDEXABLE:")
+        with fn.indent():
+            fn.emit(f"{i} = {places}.get({a}, 0)")
+            fn.steps(f"({i} or {len(rows)})", self.const(node))
+            fn.emit(f"{t} = {i} {'>' if node.op == 'in' else '=='} 0")
+        fn.emit(f"else: {t} = m.binary_values({self.const(node)}, {a}, "
+                f"{self.const(rows)})")
+        return t
 
     def _rows_holding(self, node, element: str, numbered: bool, walked: frozenset, fn, sc):
         """When `node` is `row.column == v` (or `v == row.column`), `row` the element of a

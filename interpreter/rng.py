@@ -58,6 +58,7 @@ class Rng:
         return lo + self.below(hi - lo + 1)
 
     def shuffle(self, items: list) -> None:
+        draw = self.below if self.chance is not None else self.draw  # (`below`, with no call)
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = draw(i + 1)
             items[i], items[j] = items[j], items[i]

@@ -991,3 +991,42 @@ def test_max_and_min_of_numbers_written_out_are_the_runtimes_to_the_step(what, e
         assert seen[0][:2] == ([7, 3, 9, 2, 9, 8, None, 1, -4], "large")
     else:
         assert seen[0] == ("E0306", 14, error)
+
+
+IN_TABLE = header() + """
+record Card { cost: int }
+table cards of Card {
+    id | cost
+    a  | 1
+    b  | 2
+    c  | 3
+}
+table others of Card {
+    id | cost
+    z  | 9
+}
+global found: list of bool = []
+global held: Card? = none
+setup {
+    set found = [cards.a in cards, cards.c in cards, cards.b not in cards, \\
+                 others.z in cards, others.z not in cards, held in cards, held not in cards]
+}
+play { end game }
+"""
+
+
+def test_a_value_in_a_table_is_found_by_its_row_with_the_steps_of_a_search(monkeypatch):
+    """`x in table` looks the row up (rows never change) and charges what searching the list
+    charges: the rows up to it, or all of them (`none` and a row of another table)."""
+    from rulebook.interpreter import codegen
+
+    seen = []
+    for looked_up in (True, False):
+        if not looked_up:  # the table as any list, searched by the runtime
+            monkeypatch.setattr(codegen.Generator, "_table_named", lambda self, node, sc: False)
+        code = "".join(rules_of(IN_TABLE).code.gen.sources)
+        assert (".get(" in code and ".index(" not in code) is looked_up
+        g = game_of(IN_TABLE)
+        seen.append((g.state.globals["found"], g.state.steps))
+    assert seen[0] == seen[1]
+    assert seen[0][0] == [True, True, False, False, True, False, True]
