@@ -263,8 +263,8 @@ class Effects:
         """`move x from A to B`: `take`, `put`, the change of each place (their keys, as
         `changed` has them) and `note_moved`, in that order. A component from a list or a grid
         cell to a list or a grid cell, with no `reveal ... until changed` standing, is moved
-        here at once: the same steps, checks, clock and errors (`take`'s, when x is not in A;
-        `put`'s, for a grid cell)."""
+        here at once: the same steps, clock and errors (`take`'s, when x is not in A; `put`'s,
+        for a grid cell), the budget looked at once for both, before anything moves."""
         st = self.state
         if type(item) is not Item or st.reveals_until_changed:
             return self._move_one_apart(src, dst, item, place, node, src_key, dst_key)
@@ -273,18 +273,21 @@ class Effects:
                 i = src.index(item)  # (a component is equal to itself alone: `contains`)
             except ValueError:
                 return self._move_one_apart(src, dst, item, place, node, src_key, dst_key)
-            st.steps += i + 1
-            if st.steps >= self.next_check:
-                self.steps_checked(node)
-            del src[i]
+            charged = i + 1
         elif type(src) is tuple and src[0].cells[src[1]] is item:  # a grid's cell
-            src[0].cells[src[1]] = None
+            i, charged = None, 0
         else:
             return self._move_one_apart(src, dst, item, place, node, src_key, dst_key)
-        if type(dst) is list:
-            st.steps += 1
+        listed = type(dst) is list
+        if listed or charged:  # (taken and put charged at once, before either is made)
+            st.steps += charged + listed
             if st.steps >= self.next_check:
                 self.steps_checked(node)
+        if i is None:
+            src[0].cells[src[1]] = None
+        else:
+            del src[i]
+        if listed:
             if place == "top":
                 dst.insert(0, item)
             else:

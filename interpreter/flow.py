@@ -112,7 +112,7 @@ _FEW = 24  # options looked through in order, rather than by a table of their id
 def _id_of(entry: tuple) -> str:
     """The id of an option as ``Decision`` lists it (made now when the rules left it to be)."""
     oid = entry[0]
-    return oid if oid is not None else entry[1].id_of(entry[2])
+    return oid if oid is not None else entry[1].id_of(*entry[2])
 
 
 class Decision:
@@ -152,7 +152,7 @@ class Decision:
         if option is None:  # one the engine adds: its label is known
             return OptionInstance(listed_id, values, None, self._base)
         if oid is None:
-            oid = listed_id if listed_id is not None else option.id_of(values)
+            oid = listed_id if listed_id is not None else option.id_of(*values)
         return new_option(oid, option, self._base, values, self._machine)
 
     @property
@@ -260,7 +260,7 @@ class Decision:
         if self._options is None and not self.composed:
             entry = self._listed[k]
             oid = entry[0]
-            return entry, oid if oid is not None else entry[1].id_of(entry[2])
+            return entry, oid if oid is not None else entry[1].id_of(*entry[2])
         oid = self.forward_id(k)
         return self.entry(oid), oid
 
@@ -292,7 +292,7 @@ class OptionCode:
     ``codegen.Generator.options``); its body is written out in the routine that holds the
     decision."""
 
-    __slots__ = ("node", "name", "title", "names", "label", "choose", "index", "_id_format")
+    __slots__ = ("node", "name", "title", "names", "label", "choose", "index", "id_of")
 
     @property
     def op_id(self) -> int:
@@ -302,14 +302,11 @@ class OptionCode:
         self.node, self.name, self.title = o, o.name, o.name.replace("_", " ")
         self.names = tuple(b.name for b in o.bindings)
         self.label = gen.option_label(o, scope)
+        # `id_of(*values)`: the id of the instance whose bindings took `values`, for an option
+        # listed without ids (its values are numbers of ranges, whose tokens differ:
+        # ``Generator.options``), each number written as `str` writes it (`option_token`):
         # `name:{}:{}`, one hole per binding (an option's name is a word: it holds no brace)
-        self._id_format = ":".join([o.name, *["{}"] * len(self.names)]).format
-
-    def id_of(self, values: tuple) -> str:
-        """The id of the instance whose bindings took `values`, for an option listed without
-        ids (its values are numbers of ranges, whose tokens differ: ``Generator.options``):
-        each number written as `str` writes it (`option_token`)."""
-        return self._id_format(*values)
+        self.id_of = ":".join([o.name, *["{}"] * len(self.names)]).format
 
 
 class ChooseCode:

@@ -91,7 +91,7 @@ class AnsweredAtOnce:
         entry = listed[self.picks[seat](len(listed))]
         oid = entry[0]
         if oid is None:
-            oid = entry[1].id_of(entry[2])
+            oid = entry[1].id_of(*entry[2])
         game.history.append({"player": seat, "option": oid})  # as `apply` records it
         game.revealed.append(None)
         st.decisions += 1  # (`RoutineFrame.answered`, with no log to write)
