@@ -485,15 +485,22 @@ class Evaluator:
         st.steps += len(values)
         if st.steps >= self.next_check:
             self.steps_checked(node)
+        members = 0
         for v in values:
             if type(v) is not int:  # yes/no is no number
                 if func != "sum" and type(v) is Sym:
+                    members += 1
                     continue
                 self.not_numbers(func, v, node)
         if func == "sum":
             return self.num(sum(values), node)
         if not values:
             return None
+        if members:  # members by their order
+            if members < len(values) or len({v.enum for v in values}) > 1:
+                raise RuleError("E0306", f"`{func}` needs numbers, or members of one enum",
+                                node)
+            return max(values, key=_order) if func == "max" else min(values, key=_order)
         return max(values) if func == "max" else min(values)
 
     @staticmethod
@@ -828,6 +835,10 @@ class Evaluator:
 # Calls of a repeatable define looked up before deciding whether remembering them pays: the
 # memo changes no value and no step count, only the time taken.
 _MEMO_TRIAL = 256
+
+
+def _order(member: Sym) -> int:
+    return member.order
 
 # Values found in a list by Python's own `list.index`: equal exactly when `_same` says so (not
 # numbers, which would take a yes/no for 1 or 0).

@@ -966,6 +966,8 @@ play { end game }
     ("set n = min(n, 1)", "`min` needs numbers, got none"),
     ("set n = max(x for x in [1, n])", "`max` needs numbers, got none"),
     ("set n = max(1, xs)", "`max` needs numbers, got list"),
+    ("set n = max(1, large)", "`max` needs numbers, or members of one enum"),
+    ("set picked = min(s for s in [large, 2])", "`min` needs numbers, or members of one enum"),
 ])
 def test_max_and_min_of_numbers_written_out_are_the_runtimes_to_the_step(what, error,
                                                                          monkeypatch):
