@@ -770,7 +770,9 @@ class Generator(Statements):
         st = fn.use("st")
         fn.emit(f"if {value} is not _M:")
         with fn.indent():
-            fn.charge(cost, at)
+            # (a value given again neither loops nor calls: the next turn, call or decision
+            # looks at the budget, as after any charge made without a look)
+            fn.charge(cost, at, check=False)
             fn.emit(f"{t} = {value}")
         fn.emit("else:")
         with fn.indent():
@@ -1949,7 +1951,7 @@ class Generator(Statements):
                     fn.emit(f"{hit} = m.memo.get({key})")
                     fn.emit(f"if {hit} is not None:")
                     with fn.indent():
-                        fn.charge(f"{hit}[1]", at)
+                        fn.charge(f"{hit}[1]", at, check=False)  # (as a value kept)
                         fn.emit(f"{t} = {hit}[0]")
                     fn.emit("else:")
                     fn.emit(f"    {t} = m.remembered({site}, {self.define(name)}, {deeper}, "
