@@ -1224,8 +1224,10 @@ class Generator(Statements):
                 fn.emit(f"{t} = m.binary_values({at}, {a}, {b})")
             self.ns.setdefault("_INDEXABLE", _INDEXABLE)
             return t
-        a = self.ex(node.left, fn, sc)
-        b = self.ex(node.right, fn, sc)
+        once = self._worked_before_turns(node, fn, sc) \
+            if fn.turn_test is not None and fn.turn_test[0] is node else None
+        a = once[1] if once is not None and once[0] is node.left else self.ex(node.left, fn, sc)
+        b = once[1] if once is not None and once[0] is node.right else self.ex(node.right, fn, sc)
         slow = f"m.binary_values({at}, {a}, {b})"
         ints = self._ints(fn, a, b)
         known = _literal_int(a), _literal_int(b)
@@ -1385,6 +1387,52 @@ class Generator(Statements):
         fn.emit(f"else: {t} = m.binary_values({self.const(node)}, {a}, "
                 f"{self.const(rows)})")
         return t
+
+    def _worked_before_turns(self, node, fn, sc):
+        """When the comparison `node` is the whole `where` of the loop being written
+        (``Function.turn_test``), met first in its turn, and one operand reads no local the loop
+        binds and charges no step (`p.reputation` in `b.threshold <= p.reputation`): that
+        operand worked out once, before the loop and only when it has a turn to make, after
+        the checks its turn makes first (as `worked_before_loop` works out an `and`'s first
+        operands). The right one only when the left cannot fail (a literal, a local, a column
+        of the table the loop walks), so that the first error is still the first. Nothing in
+        the loop changes what it reads: the same values, steps and errors. (operand, local)
+        or None."""
+        test, fn.turn_test = fn.turn_test, None
+        fold = fn.fold
+        if fold is None or not fold.at_start(fn) or fold.before is None \
+                or node.op not in _COMPARISONS:
+            return None
+        place, it, _, element = fold.before
+        if self._same_each_turn(node.left, test[1], sc):
+            side = node.left
+        elif self._same_each_turn(node.right, test[1], sc) \
+                and self._read_safely(node.left, element, fn, sc):
+            side = node.right
+        else:
+            return None
+        if side.kind in _LEAVES:
+            return None  # nothing to work out
+        mark, body_depth = len(fn.lines), fn.depth
+        guards = fn.lines[fold.start:mark]
+        v = self.ex(side, fn, sc)
+        worked = fn.lines[mark:]
+        del fn.lines[mark:]
+        cut = 4 * body_depth  # the lines as they read inside the loop's turn, moved before it
+        fn.fill(place, [f"if {it}:", *("    " + line[cut:] for line in guards + worked)])
+        return side, v
+
+    def _read_safely(self, node, element: str, fn, sc) -> bool:
+        """Whether working out `node` cannot fail: a literal, a local name, a column every row
+        of the table walked by `element` has."""
+        if node.kind in ("int", "str", "bool", "none"):
+            return True
+        if node.kind == "name":
+            return node.id in sc.py
+        if node.kind != "field" or node.obj.kind != "name" \
+                or sc.py.get(node.obj.id) != element or element not in fn.items:
+            return False
+        return all(node.name in row.fields for row in self.rules.tables[fn.items[element]])
 
     def _rows_holding(self, node, element: str, numbered: bool, walked: frozenset, fn, sc):
         """When `node` is `row.column == v` (or `v == row.column`), `row` the element of a
@@ -2102,6 +2150,7 @@ _STATE_VALUES = {
 
 
 _YES_NO_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"})
+_COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})  # (`_worked_before_turns`)
 
 
 def yes_no(node, rules=None) -> bool:

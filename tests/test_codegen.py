@@ -1032,3 +1032,64 @@ def test_a_value_in_a_table_is_found_by_its_row_with_the_steps_of_a_search(monke
         seen.append((g.state.globals["found"], g.state.steps))
     assert seen[0] == seen[1]
     assert seen[0][0] == [True, True, False, False, True, False, True]
+
+
+ONCE_A_LOOP = header() + """
+record Box { threshold: int
+    tax: int }
+table boxes of Box {
+    threshold | tax
+    0         | 0
+    5         | 1
+    10        | 2
+}
+player rep: int = 7
+global out: list of int? = []
+global nobody: player? = none
+global no_boxes: list of Box = []
+global holes: list of Box? = [none]
+define base(p) = max(b.tax for b in boxes where b.threshold <= p.rep)
+define flipped(p) = count(b in boxes where p.rep >= b.threshold)
+setup {
+    set out = [base(players[1]), flipped(players[2]), count(b in no_boxes where b.threshold <= nobody.rep)]
+    WHAT
+}
+play { end game }
+"""
+
+
+@pytest.mark.parametrize("what,error", [
+    ("", None),
+    ("set out = [count(b in boxes where b.threshold <= nobody.rep)]", "cannot read `.rep` of none"),
+    ("set out = [count(b in boxes where nobody.rep >= b.threshold)]", "cannot read `.rep` of none"),
+    # the left operand fails first: the right one is not worked out before it
+    ("set out = [count(b in holes where b.threshold <= nobody.rep)]",
+     "cannot read `.threshold` of none"),
+])
+def test_an_operand_of_a_where_the_same_on_every_turn_is_worked_out_once(what, error,
+                                                                        monkeypatch):
+    """`b.threshold <= p.rep` as a loop's `where`: `p.rep` is read once, before the loop and
+    only when it has a turn to make (a loop over nothing reads nothing), with the same values,
+    steps and errors as when it is read on every turn."""
+    from rulebook.interpreter import codegen
+
+    source = ONCE_A_LOOP.replace("WHAT", what)
+    seen = []
+    for once in (True, False):
+        if not once:
+            monkeypatch.setattr(codegen.Generator, "_worked_before_turns",
+                                lambda self, node, fn, sc: None)
+        code = "".join(rules_of(source).code.gen.sources)
+        assert bool(re.search(r"\n( +)if t\d+:\n\1    try:\n\1        t\d+ = t\d+\.vars\['rep'\]",
+                              code)) is once
+        try:
+            g = game_of(source)
+            seen.append((g.state.globals["out"], g.state.steps))
+        except DiagnosticError as err:
+            d = err.diagnostics[0]
+            seen.append((d.code, d.line, d.message))
+    assert seen[0] == seen[1]
+    if error is None:
+        assert seen[0][0] == [1, 2, 0]
+    else:
+        assert seen[0] == ("E0306", 22, error)
