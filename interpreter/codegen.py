@@ -299,8 +299,8 @@ class Function:
         return [f"{st}.steps += {n}", f"if {st}.steps >= m.next_check: m.steps_checked({node})"]
 
     def guard(self, line: str) -> None:
-        """A line that only checks, and raises (a call too deep): a charge after it is still
-        at the start of a loop's body (`Fold`)."""
+        """A line that only checks, and raises (a call too deep), or sets a local to a
+        constant: a charge after it is still at the start of a loop's body (`Fold`)."""
         self.emit(line)
         if self.fold is not None and self.fold.lines is self.lines:
             self.fold.guards += 1
@@ -1294,7 +1294,7 @@ class Generator(Statements):
         operands.reverse()
         if op == "and":
             operands = self.worked_before_loop(whole, operands, fn, sc)
-        fn.emit(f"{t} = {decided}")
+        fn.guard(f"{t} = {decided}")  # (a local set to a constant: as a guard to `Fold`)
         with ExitStack() as inside:
             for o in operands[:-1]:
                 a = self.ex(o, fn, sc)
@@ -1366,6 +1366,9 @@ class Generator(Statements):
         else:
             walked = f"for {element} in {walks}:"
         fn.lines[header] = "    " * place[1] + walked  # (the loop's own depth: the place's)
+        # The turns made now are those of the rows walked while the first operands hold: a
+        # charge written after this is made by the turns that are, not added to the loop's.
+        fn.fold = None
         return operands
 
     def _in_table(self, node, a: str, t: str, fn) -> str:

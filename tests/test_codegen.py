@@ -442,7 +442,7 @@ play {
 
 
 @pytest.mark.parametrize("ruleset", [None, "examples/tictactoe", "examples/dewdrop_garden",
-                                     "beverage"])
+                                     "beverage", "liqueur", "smartphone_inc", "beer_empire"])
 def test_a_loop_charges_the_first_steps_of_its_body_with_its_own_and_the_same(ruleset,
                                                                             monkeypatch):
     """A small define written where a loop calls it charges its call with the loop's own
