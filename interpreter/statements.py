@@ -35,6 +35,11 @@ def _plain(fn, v: str) -> str:
     return _PLAIN_TEST.format(v=v)
 
 
+def _both(a: str, b: str) -> str:
+    """`a and b`, with no test of `True` (a test known to hold)."""
+    return b if a == "True" else a if b == "True" else f"{a} and {b}"
+
+
 def _same(fn, a: str, b: str) -> str:
     """`_SAME`, for a `b` known to be a number in one test fewer."""
     return f"({a} is {b} or type({a}) is int and {a} == {b})" if b in fn.ints \
@@ -297,7 +302,7 @@ class Statements(Routines):
             decl = rules.player_vars.get(name)
             if decl is not None and name not in self._field_names:  # only a player's
                 seat = "True" if o in fn.seats else f"type({o}) is Seat"
-                fn.emit(f"if {seat} and {_plain(fn, v)}:")
+                fn.emit(f"if {_both(seat, _plain(fn, v))}:")
                 with fn.indent():
                     w = self._clamped(decl, v, f"{{'me': {o}}}", fn)
                     self._stored(fn, f"{o}.vars", name, w, f"({o}.seat, {name!r})", decl)
@@ -311,7 +316,7 @@ class Statements(Routines):
             if len(idx) == 2:
                 r, c = idx
                 inside, position = fn.grid_cell(o, r, c)
-                fn.emit(f"if {inside} and {_plain(fn, v)}:")
+                fn.emit(f"if {_both(inside, _plain(fn, v))}:")
                 fn.emit(f"    {o}.cells[{position}] = {v}")
                 fn.emit("else:")
                 fn.emit(f"    m.assign_index({o}, [{r}, {c}], {v}, {t})")
