@@ -1394,7 +1394,7 @@ class Generator(Statements):
     def _worked_before_turns(self, node, fn, sc):
         """When the comparison `node` is the whole `where` of the loop being written
         (``Function.turn_test``), met first in its turn, and one operand reads no local the loop
-        binds and charges no step (`p.reputation` in `b.threshold <= p.reputation`): that
+        binds and charges no step (`p.score` in `r.level <= p.score`): that
         operand worked out once, before the loop and only when it has a turn to make, after
         the checks its turn makes first (as `worked_before_loop` works out an `and`'s first
         operands). The right one only when the left cannot fail (a literal, a local, a column
