@@ -1337,8 +1337,7 @@ class Generator(Statements):
         if not n and rows is None:
             return operands
         stoppers, operands = operands[:n], operands[n + (rows is not None):]
-        walks, mark, body_depth, opened = fn.tmp(), len(fn.lines), fn.depth, 0
-        guards = fn.lines[fold.start:mark]
+        walks, mark, opened = fn.tmp(), len(fn.lines), 0
         for o in stoppers:
             a = self.ex(o, fn, sc)
             if not self.yes_no(o):
@@ -1353,11 +1352,7 @@ class Generator(Statements):
             v = self.ex(other, fn, sc)
             fn.emit(f"{walks} = {groups}.get({v}, ()) if type({v}) is {kind} else ()")
         fn.depth -= opened
-        worked = fn.lines[mark:]
-        del fn.lines[mark:]
-        cut = 4 * body_depth  # the lines as they read inside the loop's turn, moved before it
-        fn.fill(place, [f"{walks} = ()", f"if {it}:",
-                        *("    " + line[cut:] for line in guards + worked)])
+        self._moved_before_loop(fn, fold, mark, [f"{walks} = ()"])
         header = place[0] + 1
         if rows is not None and position is not None:  # the groups hold (position, row)
             walked = f"for {position}, {element} in {walks}:"
@@ -1406,7 +1401,7 @@ class Generator(Statements):
         if fold is None or not fold.at_start(fn) or fold.before is None \
                 or node.op not in _COMPARISONS:
             return None
-        place, it, _, element = fold.before
+        element = fold.before[3]
         if self._same_each_turn(node.left, test[1], sc):
             side = node.left
         elif self._same_each_turn(node.right, test[1], sc) \
@@ -1416,14 +1411,21 @@ class Generator(Statements):
             return None
         if side.kind in _LEAVES:
             return None  # nothing to work out
-        mark, body_depth = len(fn.lines), fn.depth
-        guards = fn.lines[fold.start:mark]
+        mark = len(fn.lines)
         v = self.ex(side, fn, sc)
-        worked = fn.lines[mark:]
-        del fn.lines[mark:]
-        cut = 4 * body_depth  # the lines as they read inside the loop's turn, moved before it
-        fn.fill(place, [f"if {it}:", *("    " + line[cut:] for line in guards + worked)])
+        self._moved_before_loop(fn, fold, mark, [])
         return side, v
+
+    @staticmethod
+    def _moved_before_loop(fn, fold, mark: int, first: list[str]) -> None:
+        """The lines written into the loop's turn since `mark` moved to the place before the
+        loop (`Fold.before`), after `first`: run only when the loop has a turn to make, after
+        the checks its turn makes first (`Fold.guards`, kept in the turn too)."""
+        place, it = fold.before[0], fold.before[1]
+        guards, worked = fn.lines[fold.start:mark], fn.lines[mark:]
+        del fn.lines[mark:]
+        cut = 4 * fn.depth  # the lines as they read inside the loop's turn, moved before it
+        fn.fill(place, [*first, f"if {it}:", *("    " + line[cut:] for line in guards + worked)])
 
     def _read_safely(self, node, element: str, fn, sc) -> bool:
         """Whether working out `node` cannot fail: a literal, a local name, a column every row
@@ -1791,7 +1793,7 @@ class Generator(Statements):
             nonlocal odd
             v = self.ex(node.element, fn, inner)
             fn.emit(f"{acc}.append({v})")
-            if v not in fn.ints:
+            if v not in fn.ints and WRITE_EXTREMES:
                 odd = odd or fn.tmp()
                 fn.emit(f"if type({v}) is not int: {odd} = True")
 
@@ -1800,7 +1802,7 @@ class Generator(Statements):
         if not WRITE_EXTREMES:
             fn.emit(f"{t} = m.aggregate({node.func!r}, {acc}, {at})")
             return t
-        if odd is None:
+        if odd is None:  # numbers alone
             self._extreme_of_ints(node.func, acc, t, at, fn)
             return t
         fn.lines.insert(start, "    " * fn.depth + f"{odd} = False")

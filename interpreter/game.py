@@ -235,15 +235,12 @@ class Game:
         memo = self._still_holding(touched)
         watcher, machine.watcher = machine.watcher, None  # checks show nobody anything
         # Checking leaves no trace in the game (its steps, structures made, random draws), so
-        # that how often invariants are checked never changes the game itself (`traceless`,
-        # written out: checks are many).
-        mark = machine.side_begun()
+        # that how often invariants are checked never changes the game itself.
         try:
-            machine.standing_still(self._check_each, machine, touched, memo=memo)
+            machine.traceless(lambda: machine.standing_still(self._check_each, machine, touched,
+                                                             memo=memo))
         finally:
-            machine.side_ended(mark)
             machine.watcher = watcher
-        machine.side_bounded(None)
         self._remembered = memo
 
     def _still_holding(self, touched: set[str] | None) -> dict:
