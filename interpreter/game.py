@@ -237,8 +237,7 @@ class Game:
         # Checking leaves no trace in the game (its steps, structures made, random draws), so
         # that how often invariants are checked never changes the game itself.
         try:
-            machine.traceless(lambda: machine.standing_still(self._check_each, machine, touched,
-                                                             memo=memo))
+            machine.traceless(self._check_each, machine, touched, memo)
         finally:
             machine.watcher = watcher
         self._remembered = memo
@@ -252,12 +251,14 @@ class Game:
         return {key: hit for key, hit in self._remembered.items()
                 if (read := reads.get(key[0])) is not None and read.isdisjoint(touched)}
 
-    def _check_each(self, machine, touched) -> None:
-        """The invariants due (``Generator.invariants``): nothing they read has changed since
-        they last held, or they are owed."""
+    def _check_each(self, machine, touched, memo: dict) -> None:
+        """The invariants due (``Generator.invariants``), checked while the state stands still
+        (`memo`: see `_still_holding`): nothing they read has changed since they last held, or
+        they are owed."""
         code = self.rules.code
         try:
-            failed = code.check_invariants(machine, touched, self._owed)
+            failed = machine.standing_still(code.check_invariants, machine, touched, self._owed,
+                                            memo=memo)
             if failed is None:
                 return
             at, value = failed
