@@ -32,6 +32,7 @@ from ..validator.builtins import BUILTIN_FUNCTIONS
 from ..validator.diagnostics import Diagnostic, DiagnosticError
 from .errors import RuleError
 from .flow import ReactFrame, RoutineFrame, Signal, SimFrame
+from .rules import holds_numbers
 from .state import DEFINE_CALL_STEPS
 from .statements import Statements
 from .values import Grid, Item, Seat, Struct, Sym
@@ -144,6 +145,9 @@ class Function:
         self.row_marks: dict[str, tuple[tuple[int, int], list[str]]] = {}
         self.row_bases: dict[tuple[str, str], str] = {}
         self.fold: Fold | None = None  # the body of a loop being written (its first charge)
+        # The last checked constant charge written: (the lines holding it, its place, its two
+        # lines, the `constant` lines after it), for a charge that may join it (`charge`).
+        self.last_charge: tuple[list[str], int, list[str], list[str]] | None = None
         # The `where` of the loop whose turn is being written (or the body of the define it
         # calls, written out), and the locals the loop binds: the first operands of an `and` it
         # is made of that read none of them are worked out before the loop
@@ -289,8 +293,27 @@ class Function:
         self.charge(n, node, check)
 
     def charge(self, n: str, node: str, check: bool = True) -> None:
-        for line in self.charge_lines(n, node, check):
+        """Charge `n` steps here. A constant charge that comes right after a checked constant
+        charge, with only `constant` lines between, is added to that one (its check looks at
+        both; the steps at every line that can fail are the same), as a loop's charge for its
+        turn and the charge of the first statement of its body."""
+        last = self.last_charge
+        if last is not None and n.isdigit() and self._after(last):
+            _, where, old, constants = last
+            total = str(int(old[0].split("+= ")[1]) + int(n))
+            self.lines[where] = old[0] = old[0].split("+= ")[0] + "+= " + total
+            return
+        lines = self.charge_lines(n, node, check)
+        for line in lines:
             self.emit(line)
+        self.last_charge = None
+        if check and n.isdigit():  # (lines as written: a later line must find them unchanged)
+            self.last_charge = (self.lines, len(self.lines) - 2, self.lines[-2:], [])
+
+    def _after(self, last) -> bool:
+        """Whether the lines end with the charge `last` then its `constant` lines alone."""
+        lines, where, charge, constants = last
+        return lines is self.lines and lines[where:] == [*charge, *constants]
 
     def charge_lines(self, n: str, node: str, check: bool = True) -> list[str]:
         st = self.use("st")
@@ -304,6 +327,14 @@ class Function:
         self.emit(line)
         if self.fold is not None and self.fold.lines is self.lines:
             self.fold.guards += 1
+
+    def constant(self, line: str) -> None:
+        """A line that sets a local to a constant (`at = k7`): it cannot fail nor look at the
+        steps, so a constant charge after it joins the checked charge just before it
+        (`charge`), and a loop's first charges still fold over it (`guard`)."""
+        self.guard(line)
+        if self.last_charge is not None:
+            self.last_charge[3].append(self.lines[-1])
 
     def source(self) -> str:
         lines, placed = self.placed_reads()
@@ -457,6 +488,14 @@ class Generator(Statements):
         self._component_state_names = {name for _, name in rules.component_vars}
         self._shared_names = set(rules.player_vars) | {"name", A.ROW_KEY} | \
             self._component_state_names
+        # State variables declared `int`, which hold numbers alone (``rules.holds_numbers``):
+        # a global's read, and `o.name` read from a player when nothing else has a `name`
+        self._number_globals = {name for name, d in rules.global_vars.items()
+                                if d.kind != "component_state" and holds_numbers(d)}
+        self._number_fields = {name for name, d in rules.player_vars.items()
+                               if holds_numbers(d) and name not in self._field_names
+                               and name not in self._component_state_names
+                               and name not in ("name", A.ROW_KEY)}
         from .statements import Inlining
 
         self.inlining = Inlining(rules)
@@ -941,6 +980,8 @@ class Generator(Statements):
                 fn.copies[t] = read
             if _of_players(rules.global_vars[name].type):
                 fn.likely_seat_lists.add(t)
+            elif fn.settled and name in self._number_globals:
+                fn.ints.add(t)
             branch = "if"
             if not fn.settled:
                 fn.emit(f"if {t} is _M: {t} = m.named_value({name!r}, {at}, {fn.env})")
@@ -1017,6 +1058,8 @@ class Generator(Statements):
         if o in fn.seats and branch == "if":  # a player: only a player's variable can be
             if name in self.rules.player_vars:
                 self._seat_var(fn, o, name, t, at)
+                if fn.settled and holds_numbers(self.rules.player_vars[name]):
+                    fn.ints.add(t)  # read from the player alone
             else:
                 fn.emit(f"{t} = m.get_field({o}, {name!r}, {at})")
             return t
@@ -1050,6 +1093,8 @@ class Generator(Statements):
             if fn.watched and self.hidden(self.rules.player_vars[name]):
                 fn.emit("else:")
                 fn.emit(f"    if {fn.use('W')} is not None: m.note_read({o}.seat, {name!r}, {t})")
+            if name in self._number_fields:  # what else has it has no such field: it raises
+                fn.ints.add(t)
             return t
         if name in self._field_names:
             fn.emit(f"{branch} type({o}) in _RECORDS:")

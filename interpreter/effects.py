@@ -7,6 +7,7 @@ from __future__ import annotations
 from .errors import RuleError
 from .evaluator import _same
 from .flow import Signal
+from .rules import holds_numbers
 from .state import MOVED
 from .values import Grid, Item, Seat, Struct, elements, nesting_problem, show, type_name
 
@@ -41,7 +42,7 @@ class Effects:
 
     def store_global(self, name: str, decl, value, node) -> None:
         """A global's new value, already within its bounds."""
-        value = own_copy(value)
+        value = own_copy(self.kept(decl, value, node))
         self.storable(value, None, node)
         st = self.state
         if not self.same(st.globals.get(name), value, node):
@@ -54,7 +55,7 @@ class Effects:
             decl = self.rules.player_vars.get(name)
             if decl is None:
                 raise RuleError("E0311", f"players have no variable `{name}`", node)
-            value = own_copy(self.clamp(decl, value, {"me": obj}))
+            value = own_copy(self.kept(decl, self.clamp(decl, value, {"me": obj}), node))
             self.storable(value, None, node)
             if not self.same(obj.vars.get(name), value, node):
                 obj.vars[name] = value
@@ -75,13 +76,24 @@ class Effects:
                                 "state on the component (`on Record name: ...`) or structures "
                                 "made with `new`")
             carried = self.state.globals[decl.key]
-            value = own_copy(self.clamp(decl, value, {}))
+            value = own_copy(self.kept(decl, self.clamp(decl, value, {}), node))
             self.storable(value, None, node)
             if not self.same(carried.get(obj), value, node):
                 carried[obj] = value
                 self.changed((0, decl.key), decl)
             return
         raise RuleError("E0306", f"cannot set `.{name}` of {type_name(obj)}", node)
+
+    @staticmethod
+    def kept(decl, value, node):
+        """`value`, which state variable `decl` may hold: one declared `int` holds numbers
+        alone (``rules.holds_numbers``)."""
+        if type(value) is not int and holds_numbers(decl):
+            held = "none" if value is None else f"{type_name(value)} `{show(value)}`"
+            raise RuleError("E0306", f"`{decl.name}` is declared `int`: it holds a number, not "
+                            f"{held}", node,
+                            "store a number; to let it hold none as well, declare it `int?`")
+        return value
 
     def assign_index(self, obj, idx: list, value, node) -> None:
         """`set xs[i] = v`, `g[r, c]`, `m[k]`, `s[k]` (the caller notes the change)."""

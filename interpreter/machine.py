@@ -168,7 +168,7 @@ class Machine(Evaluator, Effects):
             st.consts[name] = value(self, {})
         for name, (decl, value, known) in code.globals.items():
             if known is not UNKNOWN:  # as written: nothing to work out
-                st.globals[name] = known
+                st.globals[name] = self.kept(decl, known, decl)
             elif decl.kind == "component_state":  # each component of the record has its own
                 st.globals[name] = {item: self.initial(decl, value, {})
                                     for item in self.components(decl.record, decl)}
@@ -176,7 +176,7 @@ class Machine(Evaluator, Effects):
                 st.globals[name] = self.initial(decl, value, {})
         for seat in st.seats:
             for name, (decl, value, known) in code.players.items():
-                seat.vars[name] = known if known is not UNKNOWN \
+                seat.vars[name] = self.kept(decl, known, decl) if known is not UNKNOWN \
                     else self.initial(decl, value, {"me": seat})
         fill_holdings(self)
 
@@ -186,7 +186,8 @@ class Machine(Evaluator, Effects):
             fill = value(self, env) if value is not None else None
             return self.new_grid(t, fill, decl)
         if value is not None:
-            return own_copy(self.clamp(decl, value(self, env), env))
+            return own_copy(self.kept(decl, self.clamp(decl, value(self, env), env),
+                                      decl.initial))
         return self.default_for(t, decl)
 
     def clamp(self, decl, value, env):

@@ -253,6 +253,13 @@ class Code:
 UNKNOWN = object()  # a starting value worked out when a game starts
 
 
+def holds_numbers(decl) -> bool:
+    """Whether state variable `decl` is declared `int`: it holds a number and nothing else
+    (never none, a truth or a text: ``Effects.kept`` refuses them, and a save holding one is
+    refused), so the generated code reads it as a number without testing it."""
+    return decl.type.kind == "named_type" and decl.type.name == "int"
+
+
 def starting_value(decl):
     """A state variable's starting value when it is known as written and never changed in
     place (a number, a text, yes/no or none, or the default of such a type, with no bounds to

@@ -12,8 +12,9 @@ from .flow import (
     FRAMES, KEPT, Decision, OptionInstance, ReactFrame, RoutineFrame, RunFrame, SimFrame, new_option,
 )
 from .rng import Rng
+from .rules import holds_numbers
 from .state import GameState
-from .values import Grid, Item, Seat, Struct, Sym
+from .values import Grid, Item, Seat, Struct, Sym, show, type_name
 
 _ATOMS = (int, str, bool, type(None), Item, Sym)
 
@@ -406,6 +407,21 @@ def _list(v) -> list:
     return v
 
 
+def _numbers_kept(values: dict, decls: dict, whose: str) -> None:
+    """Refuse a variable declared `int` that holds anything but a number (the generated code
+    reads one untested); state carried by components, a number for each, as well."""
+    for name, decl in decls.items():
+        if not holds_numbers(decl):
+            continue
+        held = values[name]
+        if decl.kind == "component_state":
+            if not isinstance(held, dict) or any(type(v) is not int for v in held.values()):
+                raise BadSnapshot(f"`{decl.name}` of the components holds something but numbers")
+        elif type(held) is not int:
+            raise BadSnapshot(f"{whose}`{name}` is declared `int` but holds " + (
+                "none" if held is None else f"{type_name(held)} `{show(held)}`"))
+
+
 def read_game(data, rules, limits, seats: list[Seat]):
     """A machine standing where a written game stood (see `write_game`)."""
     from .machine import Machine
@@ -419,9 +435,11 @@ def read_game(data, rules, limits, seats: list[Seat]):
         seat.vars = {str(k): r.value(v) for k, v in vars_.items()}
         if set(seat.vars) != set(rules.player_vars):
             raise BadSnapshot(f"player {seat.seat} does not hold the rules' player values")
+        _numbers_kept(seat.vars, rules.player_vars, f"player {seat.seat}'s ")
     state.globals = {str(k): r.value(v) for k, v in dict(raw["globals"]).items()}
     if set(state.globals) != set(rules.global_vars):
         raise BadSnapshot("the globals are not the rules' globals")
+    _numbers_kept(state.globals, rules.global_vars, "")
     state.consts = {str(k): r.value(v) for k, v in dict(raw["consts"]).items()}
     written = rules.code.gen.literal_consts  # the generated code holds these as they are
     if set(state.consts) != {d.name for d in rules.consts} or any(

@@ -19,6 +19,7 @@ from __future__ import annotations
 from ..grammar import ast as A
 from .flow import CHOOSER, DONE, ChooseCode, ComposeCode
 from .routines import Routines, lets_within
+from .rules import holds_numbers
 from .state import MOVED
 
 # A value stored as it is (no list, map, grid or structure, which are copied and checked), and
@@ -33,6 +34,14 @@ def _plain(fn, v: str) -> str:
     if v == "None" or v.startswith("(") or v in fn.ints or v in fn.seats:
         return "True"
     return _PLAIN_TEST.format(v=v)
+
+
+def _storable(fn, v: str, decl) -> str:
+    """The test that `v` is stored in `decl`'s variable as it is: a plain value, and a number
+    in one declared `int` (anything else is the runtime's, which refuses it)."""
+    if not holds_numbers(decl):
+        return _plain(fn, v)
+    return "True" if v in fn.ints else f"type({v}) is int"
 
 
 def _both(a: str, b: str) -> str:
@@ -219,7 +228,7 @@ class Statements(Routines):
 
     def statement(self, s, fn, ctx: _Block, tick: int = 1) -> None:
         at = self.const(s)
-        fn.emit(f"at = {at}")
+        fn.constant(f"at = {at}")
         if tick:  # one that runs once and calls nothing charges without looking at the budget
             fn.steps(str(tick), "at", check=s.kind not in _RUN_ONCE)
         resumable, ctx.resumable = ctx.resumable, False  # written out whole
@@ -289,7 +298,7 @@ class Statements(Routines):
                 decl = rules.global_vars[name]
                 v = self._clamped(decl, v, "_E", fn)
                 # a plain value that is no list, map, grid or structure is stored as it is
-                fn.emit(f"if {_plain(fn, v)}:")
+                fn.emit(f"if {_storable(fn, v, decl)}:")
                 with fn.indent():
                     self._stored(fn, fn.use("G"), name, v, repr((0, name)), decl)
                 fn.emit("else:")
@@ -302,7 +311,7 @@ class Statements(Routines):
             decl = rules.player_vars.get(name)
             if decl is not None and name not in self._field_names:  # only a player's
                 seat = "True" if o in fn.seats else f"type({o}) is Seat"
-                fn.emit(f"if {_both(seat, _plain(fn, v))}:")
+                fn.emit(f"if {_both(seat, _storable(fn, v, decl))}:")
                 with fn.indent():
                     w = self._clamped(decl, v, f"{{'me': {o}}}", fn)
                     self._stored(fn, f"{o}.vars", name, w, f"({o}.seat, {name!r})", decl)

@@ -542,8 +542,10 @@ class _Checker:
         if d.initial is not None:
             t = self.expr(d.initial, env)
             target = elem_of(declared) if declared.kind == "grid" and t.kind != "grid" else declared
-            if not same_shape(t, target):
-                self.report("E0220", f"`{d.name}` holds {declared} but starts as {t}", d.initial)
+            if not same_shape(t, target) or t.kind == "none" and declared == INT:
+                self.report("E0220", f"`{d.name}` holds {declared} but starts as {t}", d.initial,
+                            hint="declare it `int?` to let it hold none" if t.kind == "none"
+                            else None)
         for bound in (d.at_least, d.at_most):
             if bound is not None:
                 self.want(bound, self.expr(bound, env), INT, "a bound (`at least`/`at most`)")
@@ -618,7 +620,7 @@ class _Checker:
         declared = self.state_types[id(d)]
         if d.initial is not None:
             t = self.expr(d.initial, {})
-            if not same_shape(t, declared):
+            if not same_shape(t, declared) or t.kind == "none" and declared == INT:
                 self.report("E0220", f"`{d.name}` holds {declared} but starts as {t}", d.initial)
         for bound in (d.at_least, d.at_most):
             if bound is not None:
@@ -812,6 +814,21 @@ class _Checker:
         value = self.expr(s.value, env)
         if not same_shape(value, target):
             self.report("E0220", f"cannot set {target} to {value}", s.value)
+        elif value.kind == "none" and self._declared_int(s.target, env):
+            self.report("E0220", "a variable declared `int` holds a number, never none",
+                        s.value, hint="declare it `int?` to let it hold none as well")
+
+    def _declared_int(self, target, env) -> bool:
+        """Whether `target` is a state variable declared `int` (a global `x`, a player's `p.x`),
+        which holds numbers alone (the engine refuses anything else)."""
+        if target.kind == "name" and target.id not in env and target.id in self.globals:
+            decl = self.globals[target.id]
+        elif target.kind == "field" and target.name in self.player_vars \
+                and target.obj.kind == "name" and env.get(target.obj.id) == PLAYER:
+            decl = self.player_vars[target.name]
+        else:
+            return False
+        return self.state_types.get(id(decl)) == INT
 
     def stmt_change(self, s, env, ctx):
         self.want(s.target, self.target(s.target, env), INT, f"`{s.op}`")
