@@ -469,6 +469,27 @@ def test_a_loop_charges_the_first_steps_of_its_body_with_its_own_and_the_same(ru
         assert g.state.globals["found"] == [3, 2, 1, 0, 5, 8]
 
 
+@pytest.mark.parametrize("ruleset", ["beverage", "liqueur", "smartphone_inc", "beer_empire"])
+def test_a_charge_after_a_checked_one_joins_it_with_the_same_steps(ruleset, monkeypatch):
+    """A loop's charge for its turn and the first statement's of its body, with only the
+    statement's marker (`at = k7`) between, are one charge (`Function.charge`): the same steps,
+    decisions and ends as when each is written on its own."""
+    from rulebook import api
+    from rulebook.interpreter import codegen
+    from rulebook.interpreter.rules import compile_rules
+
+    program = api.load(ruleset).program
+    runs, charges = [], []
+    for joined in (True, False):
+        if not joined:
+            monkeypatch.setattr(codegen.Function, "_after", lambda self, last: False)
+        rules = compile_rules(program)
+        runs.append([play_one(rules, None, i, i, "random") for i in range(3)])
+        charges.append("".join(rules.code.gen.sources).count("st.steps +="))
+    assert runs[0] == runs[1] and all(r.error is None for r in runs[0])
+    assert charges[0] < charges[1]
+
+
 def test_the_options_of_a_decision_are_listed_by_one_function_in_order_with_ids_apart():
     # one generated function lists every option of a `choose` (and of each step of a
     # `compose`), in the order written, the ids of all of them kept apart
