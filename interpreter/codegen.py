@@ -122,6 +122,7 @@ class Function:
         # In a listing of options: (define, arguments) -> the locals keeping its value and the
         # steps it cost (`Generator._kept_while_listing`), set to nothing at the start.
         self.kept_calls: dict[tuple, tuple[str, str]] = {}
+        self.kept_numbers: set[tuple] = set()  # ... those that keep numbers alone
         # Locals that should hold players, as the rules declare them (a list of players read
         # from a state variable, an element of one): not known, so their reads stay guarded,
         # but a variable players have is read as a player's first.
@@ -803,7 +804,8 @@ class Generator(Statements):
         None then): each read must be seen."""
         key = (name, tuple(args))
         kept = fn.kept_calls.get(key)
-        if kept is None:
+        first = kept is None
+        if first:
             kept = fn.kept_calls[key] = (fn.tmp(), fn.tmp())
         value, cost = kept
         st = fn.use("st")
@@ -824,7 +826,17 @@ class Generator(Statements):
                 fn.emit(f"{v} = {self.define(name)}(m, {at}, {deeper}"
                         f"{''.join(', ' + a for a in args)})")
             fn.emit(f"{t} = {v}")
-            fn.emit(f"if m.memo is not None: {value}, {cost} = {t}, {st}.steps - {start}")
+            # A value kept where it is first worked out as a number is a number wherever it is
+            # kept (anything else is not kept there: worked out again, the same value and
+            # steps), so it is given again as one.
+            if first and v in fn.ints:
+                fn.kept_numbers.add(key)
+            number = key in fn.kept_numbers
+            keeps = "m.memo is not None" if not number or v in fn.ints \
+                else f"m.memo is not None and type({t}) is int"
+            fn.emit(f"if {keeps}: {value}, {cost} = {t}, {st}.steps - {start}")
+        if number and v in fn.ints:
+            fn.ints.add(t)
         return t
 
     def _inner_leaf(self, name: str) -> bool:

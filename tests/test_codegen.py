@@ -650,6 +650,8 @@ play {
                    if f.startswith("o"))
     assert re.search(r"\n    (t\d+) = _M\n(.*\n)* +if \1 is not _M:\n", listing)
     assert "m.memo.get(k" not in listing
+    # a count, so the value kept is a number wherever it is given again: compared untested
+    assert re.search(r"\n +if not \(t\d+ >= t\d+\): continue\n", listing)
     monkeypatch.setattr(Generator, "_same_while_listing", lambda self, fn, a: False)
     looked_up = rules_of(text)
     assert listed(kept) == listed(looked_up)
@@ -657,6 +659,53 @@ play {
                 if type(v) is list and len(v) == 4 and v[3] == "occupants")
     assert site[0] == 1  # worked out for the first option; the four others found it
     assert "m.memo.get(k" in "".join(looked_up.code.gen.sources)
+
+
+def test_a_value_kept_while_listing_is_a_number_only_where_every_place_keeps_numbers(
+        monkeypatch):
+    """`occupants(bar)` kept as a number where it is first worked out: a place after it whose
+    value is not known to be a number keeps it only when it is one, so what is given again is
+    a number wherever it is read (the options, values and steps as without keeping)."""
+    text = header() + """
+enum Space { bar, hall }
+global placed: list of Space = [bar, bar, hall]
+global taken: int = 0
+define occupants(s) = count(x in placed where x == s)
+play {
+    choose players[1] "Pick" {
+        option pick for n in 1..5 where n >= occupants(bar) { set taken = n }
+        option more for n in 1..5 where n + occupants(bar) > 5 { set taken = n }
+    }
+}
+"""
+    from rulebook.interpreter.codegen import Generator
+
+    def listed(rules):
+        g = Game(rules, 2, 0)
+        return g.legal_options(), g.state.steps
+
+    plain = rules_of(text)
+    inlined = Generator._inlined
+    written = []
+
+    def unknown_after_the_first(self, decl, args, at, fn, sc):  # the second place: not known
+        v = inlined(self, decl, args, at, fn, sc)
+        written.append(v)
+        if len(written) == 1:
+            return v
+        u = fn.tmp()
+        fn.emit(f"{u} = {v}")
+        return u
+    monkeypatch.setattr(Generator, "_inlined", unknown_after_the_first)
+    guarded = rules_of(text)
+    listing = next(f for f in "".join(guarded.code.gen.sources).split("\n\ndef ")
+                   if f.startswith("o"))
+    keeps = re.findall(r"if (m\.memo is not None.*): t\d+, t\d+ = ", listing)
+    assert keeps[0] == "m.memo is not None" and re.fullmatch(
+        r"m\.memo is not None and type\(t\d+\) is int", keeps[1])
+    assert listed(guarded) == listed(plain)
+    assert [o for o, _ in listed(plain)[0]] == [
+        "pick:2", "pick:3", "pick:4", "pick:5", "more:4", "more:5"]
 
 
 def test_a_define_reads_a_variable_where_it_is_first_needed_when_nothing_after_needs_it():
