@@ -493,13 +493,28 @@ class Generator(Statements):
         # a global's read, and `o.name` read from a player when nothing else has a `name`
         self._number_globals = {name for name, d in rules.global_vars.items()
                                 if d.kind != "component_state" and holds_numbers(d)}
+        self.built_records = {n.record for n in A.walk(rules.program) if n.kind == "record_lit"}
         self._number_fields = {name for name, d in rules.player_vars.items()
-                               if holds_numbers(d) and name not in self._field_names
-                               and name not in self._component_state_names
-                               and name not in ("name", A.ROW_KEY)}
+                               if holds_numbers(d) and self._numbers_alone(name)}
         from .statements import Inlining
 
         self.inlining = Inlining(rules)
+
+    def _numbers_alone(self, name: str) -> bool:
+        """Whether whatever else has a field `name` holds a number in it (so that `o.name`, read
+        from a player or else by the runtime, is a number): the state components carry under
+        that name is declared `int`, and the records with such a field are never made with `new`
+        (a structure's fields hold what they are set to) and their rows hold numbers there."""
+        if name in ("name", A.ROW_KEY):
+            return False
+        if any(n == name and not holds_numbers(d) for (_, n), d in self.rules.component_vars.items()):
+            return False
+        records = {r for r, decl in self.rules.records.items()
+                   if any(f.name == name for f in decl.fields)}
+        if records & self.built_records:
+            return False
+        return all(type(item.fields.get(name)) is int for items in self.rules.tables.values()
+                   for item in items if item.record in records)
 
     def number(self, code) -> None:
         """Number a compiled `choose` or `compose` among the ruleset's decisions."""
@@ -1108,6 +1123,9 @@ class Generator(Statements):
             if name in self._number_fields:  # what else has it has no such field: it raises
                 fn.ints.add(t)
             return t
+        # numbers alone, from whatever has the name (not a row of a table named as written)
+        if branch == "if" and fn.settled and name in self._number_fields:
+            fn.ints.add(t)
         if name in self._field_names:
             fn.emit(f"{branch} type({o}) in _RECORDS:")
             with fn.indent():

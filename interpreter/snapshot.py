@@ -319,8 +319,12 @@ class Reader:
         if "s" in data:
             if data["s"] not in self.rules.records:
                 raise BadSnapshot(f"a structure of an unknown record `{data['s']}`")
+            if data["s"] not in self.rules.code.gen.built_records:
+                raise BadSnapshot(f"a structure of `{data['s']}`, which the rules never make")
             struct = self.refs[n] = Struct(data["s"], {}, int(data.get("u", 0)))
             struct.fields.update((str(k), self.value(v)) for k, v in dict(data["f"]).items())
+            if set(struct.fields) != {f.name for f in self.rules.records[data["s"]].fields}:
+                raise BadSnapshot(f"a structure of `{data['s']}` without the record's fields")
             return struct
         if "set" in data:
             out = self.refs[n] = set()

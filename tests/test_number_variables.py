@@ -138,3 +138,51 @@ def test_a_save_holding_anything_but_a_number_in_a_number_variable_is_refused():
         change(bad["game"]["state"])
         assert words in refused(bad, "liqueur")
     assert Game.load(json.loads(json.dumps(data)), api.load("liqueur"))  # untouched: loads
+
+
+TABLE_READS = header() + """
+record Card { stage: int, gold: int }
+table cards of Card {
+    id | stage | gold
+    a  | 1     | GOLD
+    b  | 2     | 3
+}
+player gold: int = 5
+global total: int = 0
+global held: list of player = []
+define rich(p) = p.gold > 4
+play {
+    set held = players
+    if rich(held[1]) and cards.b.gold > 2 { set total = 1 }
+    end game
+}
+"""
+
+
+@pytest.mark.parametrize("gold,tested", [("1", False), ("none", True)])
+def test_a_name_rows_of_a_table_share_with_a_number_variable_is_read_untested_when_numbers(
+        gold, tested):
+    """`gold` of a player and of a card: every card holds a number there and no structure of
+    the record is made, so a value read as `.gold` is a number, whatever holds it; a card
+    whose `gold` is none leaves what is read tested."""
+    text = TABLE_READS.replace("GOLD", gold)
+    assert game_of(text).state.globals["total"] == 1
+    play = next(f for f in "".join(rules_of(text).code.gen.sources).split("\n\ndef ")
+                if "'gold'" in f and "(4)" in f)
+    assert bool(re.search(r"t\d+ > \(4\) if type\(t\d+\) is int", play)) == tested
+    assert bool(re.search(r"\(t\d+ > \(4\)\)", play)) != tested
+
+
+def test_a_save_holding_a_structure_the_rules_never_make_is_refused():
+    data = saved("liqueur", 3, 4)
+    seat = data["game"]["state"]["seats"][0]["vars"]
+    forged = json.loads(json.dumps(data))
+    forged["game"]["state"]["seats"][0]["vars"]["trends"] = {
+        "l": [{"s": "Card", "u": 1, "f": {}}], "r": 0}
+    assert "a structure of `Card`, which the rules never make" in refused(forged, "liqueur")
+    made = next(r for r in api.load("liqueur").code.gen.built_records)
+    extra = json.loads(json.dumps(data))
+    extra["game"]["state"]["seats"][0]["vars"]["trends"] = {
+        "l": [{"s": made, "u": 1, "f": {"tokens": "many"}}], "r": 0}
+    assert f"a structure of `{made}` without the record's fields" in refused(extra, "liqueur")
+    assert seat  # (the save read had player values to forge)
