@@ -33,7 +33,8 @@ from ..validator.diagnostics import Diagnostic, DiagnosticError
 from .errors import RuleError
 from .flow import ReactFrame, RoutineFrame, Signal, SimFrame
 from .rules import holds_numbers
-from .state import DEFINE_CALL_STEPS
+from .state import DEFINE_CALL_STEPS, MIN_COLLECTION
+from . import statements
 from .statements import Statements
 from .values import Grid, Item, Seat, Struct, Sym
 
@@ -114,6 +115,9 @@ class Function:
         # only the upper bound on numbers can be passed.
         self.naturals: set[str] = set()
         self.seats: set[str] = set()
+        # Locals holding a list made where they are set, that nothing else holds (a list
+        # written out, joined or built by a loop): stored in a variable as it is, no copy.
+        self.lists: set[str] = set()
         self.routine = None  # a routine being written (``routines.RoutineCode``)
         # Runs only once the state is set up: every state variable of the rules is there
         # (the code of starting values, and the defines they call, may meet one not set yet).
@@ -218,6 +222,11 @@ class Function:
         if "DEPTH" in code:  # read from the depth read first
             self.use("DEPTH")
         return name
+
+    def made_list(self, t: str) -> None:
+        """Local `t` holds a list made where it is set, or the runtime's error (``lists``)."""
+        if statements.WRITE_LISTS:
+            self.lists.add(t)
 
     def grid_cell(self, grid: str, r: str, c: str) -> tuple[str, str]:
         """Cell [r, c] of `grid` in generated code: the test that `grid` is a grid and the cell
@@ -440,7 +449,8 @@ class Fold:
 _HOISTS = {"st": "m.state", "G": "m.state.globals", "C": "m.state.consts", "W": "m.watcher",
            "MAXN": "m.limits.max_number", "MINN": "-m.limits.max_number",
            "SAFE": "m.safe_number", "MINS": "m.safe_low",
-           "LIMIT": "m.limits.max_options", "DEPTH": "m.depth",
+           "LIMIT": "m.limits.max_options", "MAXC": "m.limits.max_collection",
+           "DEPTH": "m.depth",
            "DEEP": "DEPTH >= m.limits.max_depth"}
 _HOIST_ORDER = {name: i for i, name in enumerate(_HOISTS)}
 
@@ -1313,6 +1323,17 @@ class Generator(Statements):
             literal = f"({value!r})"
             fn.ints.add(literal)
             return literal
+        if op == "+" and (a in fn.lists or b in fn.lists):  # lists joined (as `sized` joins)
+            tests = [f"type({x}) is list" for x in (a, b) if x not in fn.lists]
+            tests.append(f"len({a}) + len({b}) <= {fn.use('MAXC')}")
+            fn.emit(f"if {' and '.join(tests)}:")
+            with fn.indent():
+                fn.emit(f"{t} = {a} + {b}")
+                fn.steps(f"len({t})", at)
+            fn.emit("else:")
+            fn.emit(f"    {t} = {slow}")  # raises, or joins what is no list
+            fn.made_list(t)
+            return t
         if op in ("+", "-", "*"):
             if ints == "True" and op != "-" and fn.natural(a) and fn.natural(b):
                 fn.naturals.add(t)
@@ -1344,7 +1365,8 @@ class Generator(Statements):
         elif op in ("==", "!="):
             fn.emit(f"{t} = {self._equal(node, fn, sc, a, b, slow)}")
         elif op == "..":
-            fn.emit(f"if {ints} and 0 <= {b} - {a} < 64:")
+            # (as long as the runtime's, which refuses a range of more than the limit)
+            fn.emit(f"if {ints} and 0 <= {b} - {a} < {fn.use('MAXC')}:")
             with fn.indent():
                 fn.steps(f"{b} - {a} + 1", at)
                 fn.emit(f"{t} = list(range({a}, {b} + 1))")
@@ -1648,6 +1670,7 @@ class Generator(Statements):
         items = [self.ex(x, fn, sc) for x in node.items]
         t = fn.tmp()
         fn.emit(f"{t} = [{', '.join(items)}]")
+        fn.made_list(t)
         return t
 
     def ex_map_lit(self, node, fn, sc):
@@ -1823,14 +1846,14 @@ class Generator(Statements):
         if _is_range(src):
             lo, hi = self.ex(src.left, fn, sc), self.ex(src.right, fn, sc)
             bounds = _literal_int(lo), _literal_int(hi)
-            if None not in bounds and 0 <= bounds[1] - bounds[0] < 64:  # known as written
+            if None not in bounds and 0 <= bounds[1] - bounds[0] < MIN_COLLECTION:  # as written
                 # the steps of making it are charged with those of walking it (`loops`); the
                 # loop walks the module's constant itself
                 it = self.const_range(bounds[0], bounds[1] + 1)
                 fn.sizes[it] = bounds[1] - bounds[0] + 1
                 fn.starts[it] = bounds[0]
                 return it, True
-            fn.emit(f"if {self._ints(fn, lo, hi)} and 0 <= {hi} - {lo} < 64:")
+            fn.emit(f"if {self._ints(fn, lo, hi)} and 0 <= {hi} - {lo} < {fn.use('MAXC')}:")
             with fn.indent():
                 fn.steps(f"{hi} - {lo} + 1", self.const(src))
                 fn.emit(f"{it} = range({lo}, {hi} + 1)")
@@ -1855,6 +1878,7 @@ class Generator(Statements):
                    lambda inner: fn.emit(f"{acc}.append({self.ex(node.element, fn, inner)})"))
         t = fn.tmp()
         fn.emit(f"{t} = m.sized({acc}, {self.const(node)})")
+        fn.made_list(t)
         return t
 
     def ex_aggregate(self, node, fn, sc):
@@ -2030,6 +2054,7 @@ class Generator(Statements):
         rows = self._rows(fn, sc, node.binding, None, sort_keys_of(node.keys))
         t = fn.tmp()
         fn.emit(f"{t} = [row[0] for row in m.order({rows}, {self.const(node)})]")
+        fn.made_list(t)
         return t
 
     # calls

@@ -42,12 +42,18 @@ class Effects:
 
     def store_global(self, name: str, decl, value, node) -> None:
         """A global's new value, already within its bounds."""
-        value = own_copy(self.kept(decl, value, node))
+        self.set_var(self.state.globals, name, own_copy(self.kept(decl, value, node)),
+                     (0, name), decl, node)
+
+    def set_var(self, holder: dict, name, value, key, decl, node) -> None:
+        """State variable `name` of `holder` (the globals, a player's variables; a component
+        in the map of a state on components) given `value`, its own and one it may hold:
+        refused when it nests badly, the change noted when it differs. The generated code
+        gives it a list it has just made, or copied (``statements.Statements._stores``)."""
         self.storable(value, None, node)
-        st = self.state
-        if not self.same(st.globals.get(name), value, node):
-            st.globals[name] = value
-            self.changed((0, name), decl)
+        if not self.same(holder.get(name), value, node):
+            holder[name] = value
+            self.changed(key, decl)
 
     def assign_field(self, obj, name: str, value, node) -> None:
         """`set o.f = v`: a player's variable, a structure's field or a component's state."""
@@ -56,10 +62,7 @@ class Effects:
             if decl is None:
                 raise RuleError("E0311", f"players have no variable `{name}`", node)
             value = own_copy(self.kept(decl, self.clamp(decl, value, {"me": obj}), node))
-            self.storable(value, None, node)
-            if not self.same(obj.vars.get(name), value, node):
-                obj.vars[name] = value
-                self.changed((obj.seat, name), decl)
+            self.set_var(obj.vars, name, value, (obj.seat, name), decl, node)
             return
         if isinstance(obj, Struct):
             if name not in obj.fields:
@@ -75,12 +78,8 @@ class Effects:
                                 "be changed", node, "keep changing values in state variables, "
                                 "state on the component (`on Record name: ...`) or structures "
                                 "made with `new`")
-            carried = self.state.globals[decl.key]
             value = own_copy(self.kept(decl, self.clamp(decl, value, {}), node))
-            self.storable(value, None, node)
-            if not self.same(carried.get(obj), value, node):
-                carried[obj] = value
-                self.changed((0, decl.key), decl)
+            self.set_var(self.state.globals[decl.key], obj, value, (0, decl.key), decl, node)
             return
         raise RuleError("E0306", f"cannot set `.{name}` of {type_name(obj)}", node)
 

@@ -39,7 +39,15 @@ class Limits:
     # Resident memory of the whole process, in bytes, checked as the rules run (None: no limit).
     max_memory: int | None = 2 * 1024 ** 3
 
+    def __post_init__(self):
+        # A range of up to 64 numbers written as numbers is made once, as the rules are
+        # compiled, and never looked at again (``codegen.Generator._items``).
+        if self.max_collection < MIN_COLLECTION:
+            raise ValueError(f"max_collection must be at least {MIN_COLLECTION}, not "
+                             f"{self.max_collection}")
 
+
+MIN_COLLECTION = 64  # the least limit on the elements of a list (`Limits.max_collection`)
 DEFAULT_LIMITS = Limits()
 
 

@@ -73,6 +73,10 @@ _COMPOUND = frozenset({
 # the two forms of the same statements: with it off, every statement that holds a block is
 # written in its resumable form).
 WRITE_OUT_WHOLE = True
+# Whether a list is stored by the generated code as `Effects.set_var` stores it, and joined
+# with `+` where it is (off in tests comparing it with the runtime's `store_global`,
+# `assign_field` and `binary_values`).
+WRITE_LISTS = True
 # Compound statements written inside each other at most this deep (the generated code stays
 # well within Python's limits on nested blocks).
 _MAX_NESTED = 4
@@ -268,6 +272,7 @@ class Statements(Routines):
                     known.add(var)
                 else:
                     known.discard(var)
+            fn.lists.discard(var)  # (a name may be read again: its list is no longer new)
         elif sc.env is not None and name in sc.env or ctx.top:
             fn.emit(f"env[{name!r}] = {v}")
             if sc.env is not None and name not in sc.env:
@@ -297,26 +302,19 @@ class Statements(Routines):
             elif name in rules.global_vars and rules.global_vars[name].kind != "component_state":
                 decl = rules.global_vars[name]
                 v = self._clamped(decl, v, "_E", fn)
-                # a plain value that is no list, map, grid or structure is stored as it is
-                fn.emit(f"if {_storable(fn, v, decl)}:")
-                with fn.indent():
-                    self._stored(fn, fn.use("G"), name, v, repr((0, name)), decl)
-                fn.emit("else:")
-                fn.emit(f"    m.store_global({name!r}, {self.const(decl)}, {v}, {t})")
+                self._stores(fn, "True", fn.use("G"), name, v, repr((0, name)), decl, t, None,
+                             f"m.store_global({name!r}, {self.const(decl)}, {v}, {t})")
             else:
                 fn.emit(f"m.assign_global({name!r}, {v}, {t})")
         elif kind == "field":
             o = self.value(target.obj, fn, ctx)
             name = target.name
             decl = rules.player_vars.get(name)
-            if decl is not None and name not in self._field_names:  # only a player's
+            if decl is not None:  # a player's variable, when `o` is a player
                 seat = "True" if o in fn.seats else f"type({o}) is Seat"
-                fn.emit(f"if {_both(seat, _storable(fn, v, decl))}:")
-                with fn.indent():
-                    w = self._clamped(decl, v, f"{{'me': {o}}}", fn)
-                    self._stored(fn, f"{o}.vars", name, w, f"({o}.seat, {name!r})", decl)
-                fn.emit("else:")
-                fn.emit(f"    m.assign_field({o}, {name!r}, {v}, {t})")
+                self._stores(fn, seat, f"{o}.vars", name, v, f"({o}.seat, {name!r})", decl, t,
+                             lambda: self._clamped(decl, v, f"{{'me': {o}}}", fn),
+                             f"m.assign_field({o}, {name!r}, {v}, {t})")
             else:
                 fn.emit(f"m.assign_field({o}, {name!r}, {v}, {t})")
         elif kind == "index":
@@ -345,6 +343,35 @@ class Statements(Routines):
         fn.emit(f"    {holder}[{name!r}] = {v}")
         with fn.indent():
             self.note_change(fn, key, name, decl)
+
+    def _stores(self, fn, test: str, holder: str, name: str, v: str, key: str, decl, at: str,
+                clamped, slow: str) -> None:
+        """`v` stored as state variable `name` of `holder` when `test` holds (else by `slow`,
+        the runtime's): a plain value as it is (`clamped()` gives it within its bounds, when
+        they are the generated code's), a list as `Effects.set_var` stores it, its own copy unless
+        the code has just made it (``Function.lists``). A list goes to the runtime when the
+        variable is declared `int` (refused) or has bounds not yet worked out (`clamped`,
+        None when they have been)."""
+        lists = WRITE_LISTS and not holds_numbers(decl) and (
+            clamped is None or decl.at_least is None and decl.at_most is None)
+        put = f"m.set_var({holder}, {name!r}, {{}}, {key}, {self.const(decl)}, {at})"
+        if lists and v in fn.lists:  # (never a plain value)
+            if test == "True":
+                fn.emit(put.format(v))
+                return
+            fn.emit(f"if {test}:")
+            fn.emit("    " + put.format(v))
+        else:
+            # a plain value that is no list, map, grid or structure is stored as it is
+            fn.emit(f"if {_both(test, _storable(fn, v, decl))}:")
+            with fn.indent():
+                w = v if clamped is None else clamped()
+                self._stored(fn, holder, name, w, key, decl)
+            if lists and _storable(fn, v, decl) != "True":
+                fn.emit(f"elif {_both(test, f'type({v}) is list')}:")
+                fn.emit("    " + put.format(f"list({v})"))
+        fn.emit("else:")
+        fn.emit(f"    {slow}")
 
     def note_change(self, fn, key: str, name: str, decl) -> None:
         """The change of state variable `name` (whose key is `key`) noted: `Effects.changed`,
