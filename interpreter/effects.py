@@ -370,28 +370,42 @@ class Effects:
             raise RuleError("E0306", f"can only slide a grid, not {type_name(grid)}", node)
         cells, columns = grid.cells, grid.columns
         self.tick(node, len(cells))
-        if toward in ("up", "down"):  # each column, from the top
-            starts, step, length = range(columns), columns, grid.rows
-        else:  # each row, from the left
-            starts, step, length = range(0, len(cells), columns), 1, columns
+        holes = cells.count(None)
+        if not holes:
+            return []
+        across = toward in ("up", "down")  # each column, from the top; else each row
+        step, length = (columns, grid.rows) if across else (1, columns)
+        # where the lines with a hole start (the others stay as they are), in order
+        at = cells.index(None)
+        starts = [at % columns if across else at - at % columns]
+        if holes > 1:
+            for _ in range(holes - 1):
+                at = cells.index(None, at + 1)
+                starts.append(at % columns if across else at - at % columns)
+            starts = sorted(set(starts))
         to_end = toward in ("down", "right")
         moved = []
         for start in starts:
             stop = start + step * length
             line = cells[start:stop:step]
             holes = line.count(None)
-            if holes == 0 or holes == length or None not in (
-                    line[holes:] if to_end else line[:length - holes]):
-                continue  # no element has a hole on its side: nothing moves
-            places = range(start, stop, step)
+            held = line.copy()  # its elements, in order
+            for _ in range(holes):
+                held.remove(None)
+            # The elements past the hole farthest from the side they go to move (each over
+            # the holes between it and that side); the others stay.
             if to_end:
-                places, line = places[::-1], line[::-1]
-            held = [x for x in line if x is not None] + [None] * holes
-            for place, value in zip(places, held):
-                if cells[place] is not value:
-                    if value is not None:
-                        moved.append(value)
-                    cells[place] = value
+                stay = line[::-1].index(None)  # (at the far end, below the last hole)
+                if stay == length - holes:
+                    continue  # the holes are at the start already: nothing moves
+                moved += held[length - holes - stay - 1::-1]  # (from the end, as they land)
+                cells[start:stop:step] = [None] * holes + held
+            else:
+                stay = line.index(None)
+                if stay == length - holes:
+                    continue
+                moved += held[stay:]
+                cells[start:stop:step] = held + [None] * holes
         return moved
 
     def rotate(self, node, among):

@@ -101,3 +101,31 @@ setup {{
         held = [x for x in line if x is not None]
         gaps = [None] * (len(line) - len(held))
         assert got == (held + gaps if toward in ("up", "left") else gaps + held)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.booleans(), min_size=12, max_size=12),
+       st.sampled_from(["up", "down", "left", "right"]), st.sampled_from([(3, 4), (4, 3)]))
+def test_what_slid_is_each_element_that_changed_cell_line_by_line_as_it_lands(full, toward,
+                                                                            shape):
+    """The elements `slide` reports (those whose moves are noted) are the ones that changed
+    cell: line after line, from the side they go to."""
+    from rulebook.interpreter.values import Grid
+
+    rows, columns = shape
+    g = game_of(header("1") + "setup { }\n", players=1)
+    grid = Grid(rows, columns)
+    grid.cells = [object() if f else None for f in full]
+    before = list(grid.cells)
+    moved = g.machine.slide_grid(grid, toward, None)
+    across = toward in ("up", "down")
+    lines = [[c + r * columns for r in range(rows)] for c in range(columns)] if across else \
+        [[r * columns + c for c in range(columns)] for r in range(rows)]
+    expected = []
+    for places in lines:
+        if toward in ("down", "right"):
+            places = places[::-1]
+        held = [before[p] for p in places if before[p] is not None]
+        expected += [x for p, x in zip(places, held) if before[p] is not x]
+    assert moved == expected
+    assert sorted(map(id, filter(None, grid.cells))) == sorted(map(id, filter(None, before)))
