@@ -242,12 +242,13 @@ def to_data(v, printed: bool = False, depth: int = 0, describe=None):
 def nesting_problem(value, target, limit: int) -> str | None:
     """Why `value` cannot be stored into the container `target` (None when it can): it would
     contain itself, or nest deeper than `limit`. Walks lists, maps, grids and structures."""
-    if type(value) is list and value is not target and limit >= 1:
-        for v in value:
-            if isinstance(v, _NESTING):
+    kind = type(value)
+    if (kind is list or kind is Struct) and value is not target and limit >= 2:
+        for v in (value if kind is list else value.fields.values()):
+            if isinstance(v, _NESTING) and (v is target or type(v) is not list or v):
                 break
-        else:
-            return None  # a list of plain values (the most stored): nothing to walk
+        else:  # plain values and empty lists (what is most stored): nothing to walk
+            return None
     stack = [(value, 1)]
     seen: set[int] = set()
     while stack:
