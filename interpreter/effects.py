@@ -375,35 +375,31 @@ class Effects:
             return []
         across = toward in ("up", "down")  # each column, from the top; else each row
         step, length = (columns, grid.rows) if across else (1, columns)
-        # where the lines with a hole start (the others stay as they are), in order
-        at = cells.index(None)
-        starts = [at % columns if across else at - at % columns]
-        if holes > 1:
-            for _ in range(holes - 1):
-                at = cells.index(None, at + 1)
-                starts.append(at % columns if across else at - at % columns)
-            starts = sorted(set(starts))
+        if holes == 1:  # (the most slid: the one line with the hole)
+            at = cells.index(None)
+            starts = (at % columns if across else at - at % columns,)
+        else:
+            starts = range(columns) if across else range(0, len(cells), columns)
         to_end = toward in ("down", "right")
         moved = []
         for start in starts:
             stop = start + step * length
             line = cells[start:stop:step]
             holes = line.count(None)
+            if not holes:
+                continue
+            # The elements past the hole farthest from the side they go to move (each over
+            # the holes between it and that side); the others stay.
+            stay = line[::-1].index(None) if to_end else line.index(None)
+            if stay == length - holes:
+                continue  # the holes are on that side already: nothing moves
             held = line.copy()  # its elements, in order
             for _ in range(holes):
                 held.remove(None)
-            # The elements past the hole farthest from the side they go to move (each over
-            # the holes between it and that side); the others stay.
             if to_end:
-                stay = line[::-1].index(None)  # (at the far end, below the last hole)
-                if stay == length - holes:
-                    continue  # the holes are at the start already: nothing moves
                 moved += held[length - holes - stay - 1::-1]  # (from the end, as they land)
                 cells[start:stop:step] = [None] * holes + held
             else:
-                stay = line.index(None)
-                if stay == length - holes:
-                    continue
                 moved += held[stay:]
                 cells[start:stop:step] = held + [None] * holes
         return moved
