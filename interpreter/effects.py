@@ -273,11 +273,15 @@ class Effects:
     def move_one(self, src, dst, item, place, node, src_key, dst_key) -> None:
         """`move x from A to B`: `take`, `put`, the change of each place (their keys, as
         `changed` has them) and `note_moved`, in that order. A component from a list or a grid
-        cell to a list or a grid cell, with no `reveal ... until changed` standing, is moved
-        here at once: the same steps, clock and errors (`take`'s, when x is not in A; `put`'s,
-        for a grid cell), the budget looked at once for both, before anything moves."""
+        cell to a list or a grid cell, or a structure from a list to a list it may be stored
+        in, with no `reveal ... until changed` standing, is moved here at once: the same
+        steps, clock and errors (`take`'s, when x is not in A; `put`'s, for a grid cell or a
+        structure that cannot be stored there), the budget looked at once for all, before
+        anything moves."""
         st = self.state
-        if type(item) is not Item or st.reveals_until_changed:
+        kind = type(item)
+        if kind is not Item and (kind is not Struct or type(dst) is not list or nesting_problem(
+                item, dst, self.limits.max_nesting)) or st.reveals_until_changed:
             return self._move_one_apart(src, dst, item, place, node, src_key, dst_key)
         if type(src) is list:
             try:
@@ -291,7 +295,7 @@ class Effects:
             return self._move_one_apart(src, dst, item, place, node, src_key, dst_key)
         listed = type(dst) is list
         if listed or charged:  # (taken and put charged at once, before either is made)
-            st.steps += charged + listed
+            st.steps += charged + listed + (kind is Struct)  # (and a structure's `storable`)
             if st.steps >= self.next_check:
                 self.steps_checked(node)
         if i is None:
@@ -316,7 +320,8 @@ class Effects:
             touched.add(src_key[1])
             touched.add(dst_key[1])
         self.dirty = True
-        st.changed_at[(MOVED, item.id)] = st.clock
+        if kind is Item:  # (`note_moved`)
+            st.changed_at[(MOVED, item.id)] = st.clock
 
     def _move_one_apart(self, src, dst, item, place, node, src_key, dst_key) -> None:
         """`move_one` as the calls it stands for, one after the other."""

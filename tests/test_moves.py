@@ -69,3 +69,36 @@ def test_a_component_not_in_the_list_it_is_moved_from_is_refused_where_it_is_mov
     d = err.value.diagnostics[0]
     assert (d.code, d.line) == ("E0308", 17)
     assert "is not in the place it is moved from" in d.message
+
+
+BAGS = '''record Bag { items: list of any }
+global a: any = none
+global b: any = none
+global c: any = none
+global pile: list of Bag = []
+global row: list of Bag = []
+player hand: list of Bag = []
+global board: grid 2 by 2 of Bag? = none
+'''
+MADE = "".join(f"    set {x} = new Bag {{ items: [] }}\n    add {x} to pile\n" for x in "abc")
+BAG_PLACES = ["pile", "row", "players[1].hand", "board[1, 1]", "a.items", "b.items"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from(BAG_PLACES),
+                          st.sampled_from(BAG_PLACES), st.booleans()), min_size=1, max_size=6))
+def test_a_structure_moved_is_the_take_the_put_and_the_changes(moves):
+    """Structures too (moved at once between lists they may be stored in): the same state,
+    steps, clock and errors, a structure moved into itself refused as `put` refuses it."""
+    lines = "".join(f"    move {x} from {a} to {b}{' at top' if top else ''}\n"
+                    for x, a, b, top in moves)
+    text = header() + BAGS + "setup {\n" + MADE + lines + "}\n"
+    at_once = outcome(text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Machine, "move_one", one_after_another)
+        assert outcome(text) == at_once
+
+
+def test_a_structure_moved_into_what_it_holds_is_refused():
+    text = header() + BAGS + "setup {\n" + MADE + "    move a from pile to a.items\n}\n"
+    assert outcome(text)[:4] == ("error", "E0303", 19, "cannot store this value: it would contain itself")
