@@ -2036,9 +2036,15 @@ class Generator(Statements):
         fn.emit(f"{rows} = []")
         self.ns.setdefault("key_pair", key_pair)
 
+        def pair(expr, desc: bool, inner) -> str:
+            if expr is None:
+                return "('random', None)"
+            v = self.ex(expr, fn, inner)
+            # (a number is its own key: `key_pair` of it, with no call)
+            return f"({desc!r}, {v})" if v in fn.ints else f"key_pair({v}, {desc!r})"
+
         def body(inner):
-            pairs = [("('random', None)" if expr is None else
-                      f"key_pair({self.ex(expr, fn, inner)}, {desc!r})") for expr, desc in keys]
+            pairs = [pair(expr, desc, inner) for expr, desc in keys]
             fn.emit(f"{rows}.append(({inner.py[binding.name]}, [{', '.join(pairs)}]))")
         self.loops(fn, sc, [binding], where, body)
         return rows
