@@ -336,10 +336,11 @@ class Statements(Routines):
     def _stored(self, fn, holder: str, name: str, v: str, key: str, decl) -> None:
         """A plain value `v` stored as state variable `name` of `holder` (the globals, a
         player's variables: statements run once every one is there), the change noted when
-        it differs."""
+        it differs. One declared `int` holds a number, and is given one here (`_storable`):
+        two numbers differ as Python's `!=` says."""
         old = fn.tmp()
         fn.emit(f"{old} = {holder}[{name!r}]")
-        fn.emit(f"if not {_same(fn, old, v)}:")
+        fn.emit(f"if {old} != {v}:" if holds_numbers(decl) else f"if not {_same(fn, old, v)}:")
         fn.emit(f"    {holder}[{name!r}] = {v}")
         with fn.indent():
             self.note_change(fn, key, name, decl)
