@@ -52,6 +52,10 @@ _SAFE_BUILTINS = {"type": type, "len": len, "range": range, "list": list, "dict"
                   "AttributeError": AttributeError, "set": set, "zip": zip, "max": max,
                   "min": min}
 
+# A structure `new` makes is made where it is written, when it can be (tests turn it off to
+# compare with `Evaluator.new_struct`)
+WRITE_RECORDS = True
+
 # `max` and `min` of numbers are written out (tests turn it off to compare with
 # `Evaluator.aggregate`, which works out every other value)
 WRITE_EXTREMES = True
@@ -1682,11 +1686,52 @@ class Generator(Statements):
         return t
 
     def ex_record_lit(self, node, fn, sc):
-        fields = [f"({f.name!r}, {self.ex(f.value, fn, sc)}, {self.const(f)})"
-                  for f in node.fields]
+        values = [(f, self.ex(f.value, fn, sc)) for f in node.fields]
         t = fn.tmp()
-        fn.emit(f"{t} = m.new_struct({self.const(node)}, [{', '.join(fields)}])")
+        plan = self._struct_written(node)
+        if plan is None:
+            fields = [f"({f.name!r}, {v}, {self.const(f)})" for f, v in values]
+            fn.emit(f"{t} = m.new_struct({self.const(node)}, [{', '.join(fields)}])")
+            return t
+        # `Evaluator.new_struct` written out: a step per field, then the structure's number
+        given = {f.name: v for f, v in values}
+        fn.steps(str(len(plan)), self.const(node))
+        st = fn.use("st")
+        fn.emit(f"{st}.struct_ids += 1")
+        fields = ", ".join(f"{name!r}: {given[name] if name in given else start}"
+                           for name, start in plan)
+        fn.emit(f"{t} = Struct({node.record!r}, {{{fields}}}, {st}.struct_ids)")
         return t
+
+    def _struct_written(self, node) -> list | None:
+        """(field, the code of its starting value) of each field of the record `new` makes
+        (`node`), in order, when the structure can be made where it is written: its record is
+        known, each field given is one of its fields and given once, every other field starts
+        with a new empty list or a value written as it is, and no field is a grid or a map
+        (`Evaluator.default_for` makes one for it, given or not, and charges its steps). Else
+        None: `Evaluator.new_struct` makes it."""
+        from .evaluator import FRESH_LIST, MADE, struct_plan
+
+        record = self.rules.records.get(node.record)
+        if not WRITE_RECORDS or record is None or not record.fields:
+            return None
+        plan = struct_plan(record)
+        names = [f.name for f in node.fields]
+        if len(set(names)) != len(names) or not set(names) <= {p[0] for p in plan}:
+            return None
+        written = []
+        for name, start, _, _ in plan:
+            if start is MADE:  # (made and charged for even when given)
+                return None
+            if name in names:
+                written.append((name, None))
+            elif start is FRESH_LIST:
+                written.append((name, "[]"))
+            elif start is None or type(start) in (int, bool, str):
+                written.append((name, repr(start)))
+            else:
+                return None
+        return written
 
     def ex_match(self, node, fn, sc):
         v = self.ex(node.subject, fn, sc)

@@ -32,8 +32,8 @@ def truth(value, node) -> bool:
 
 
 _ONE_DIGIT = 2 ** 30 - 1  # the largest int of one digit
-_FRESH_LIST = object()  # (a field's plan: a new empty list each time)
-_MADE = object()  # (a field's plan: made by `default_for`, a grid or a map)
+FRESH_LIST = object()  # (a field's plan: a new empty list each time)
+MADE = object()  # (a field's plan: made by `default_for`, a grid or a map)
 
 
 class Evaluator:
@@ -459,8 +459,8 @@ class Evaluator:
             self.steps_checked(node)
         fields = {}
         for name, start, t, f in plan:
-            fields[name] = [] if start is _FRESH_LIST else self.default_for(t, f) \
-                if start is _MADE else start
+            fields[name] = [] if start is FRESH_LIST else self.default_for(t, f) \
+                if start is MADE else start
         for name, value, at in values:
             if name not in fields:
                 raise RuleError("E0311", f"a {kind} has no field `{name}`", at)
@@ -922,13 +922,13 @@ def _as_list(v, node) -> list:
 
 def struct_plan(record) -> tuple:
     """How a structure of `record` starts, field by field (its name, and the value it starts
-    with, `_FRESH_LIST` or `_MADE`; the type and field `default_for` is given): worked out when
+    with, `FRESH_LIST` or `MADE`; the type and field `default_for` is given): worked out when
     the rules load (`Code.struct_plans`), as the fields of a declaration are slow to read."""
     plan = []
     for f in record.fields:
         t = f.type
         kind = None if t is None else t.kind
-        start = _MADE if kind in ("grid_type", "map_type") else _FRESH_LIST \
+        start = MADE if kind in ("grid_type", "map_type") else FRESH_LIST \
             if kind in ("list_type", "deck_type") else _default_for(t)
         plan.append((f.name, start, t, f))
     return tuple(plan)

@@ -6,11 +6,8 @@ import dataclasses
 
 import pytest
 
-from engine_helpers import game_of, header, rules_of
-from rulebook import api
+from engine_helpers import game_of, games_either_way, header, rules_of
 from rulebook.interpreter import statements
-from rulebook.interpreter.rules import compile_rules
-from rulebook.interpreter.simulate import play_one
 from rulebook.interpreter.state import Limits
 from rulebook.validator.diagnostics import DiagnosticError
 
@@ -108,12 +105,7 @@ def test_a_list_joined_in_the_generated_code_charges_a_step_per_element(monkeypa
 
 @pytest.mark.parametrize("ruleset", ["beverage", "liqueur", "smartphone_inc", "beer_empire"])
 def test_the_books_play_the_same_games_with_lists_stored_either_way(ruleset, monkeypatch):
-    program = api.load(ruleset).program
-    records = []
-    for written in (True, False):
-        monkeypatch.setattr(statements, "WRITE_LISTS", written)
-        rules = compile_rules(program)
-        records.append([play_one(rules, None, i, i, "random") for i in range(2)])
+    records = games_either_way(ruleset, monkeypatch, statements, "WRITE_LISTS")
     assert records[0] == records[1]
 
 
