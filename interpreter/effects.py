@@ -128,7 +128,10 @@ class Effects:
     def storable(self, value, container, node) -> None:
         """Refuse a value that would contain its own container or nest too deeply."""
         if isinstance(value, _NESTING):
-            self.tick(node, elements(value))
+            st = self.state  # (`tick` of its elements, written out: values stored are many)
+            st.steps += len(value) if type(value) is list else elements(value)
+            if st.steps >= self.next_check:
+                self.steps_checked(node)
             problem = nesting_problem(value, container, self.limits.max_nesting)
             if problem:
                 raise RuleError("E0303", f"cannot store this value: {problem}", node,
