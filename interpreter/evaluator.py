@@ -538,7 +538,9 @@ class Evaluator:
         for row in rows:  # each row's key once, in order (the first that cannot be is refused)
             key = []
             for desc, v in row[1]:
-                if desc == "random":
+                if type(v) is int:  # (the most met: a number, `desc` a yes or no)
+                    key.append(-v if desc else v)
+                elif desc == "random":
                     key.append(0)
                     shuffled = True
                 elif isinstance(v, (int, float)):
