@@ -7,6 +7,7 @@ against the JSON Schema (they are large and carry no meaning for validity).
 from __future__ import annotations
 
 import re
+import sys
 
 from typing import Annotated, Literal, Union
 
@@ -1151,6 +1152,22 @@ def _walked(cls: type) -> int:
     if how == 1:
         _CHILD_FIELDS[cls] = tuple(f for f in cls.model_fields if f not in ("span", "kind"))
     return how
+
+
+def intern_names(node) -> None:
+    """Every name under ``node`` (a text that reads as an identifier, alone or in a list) made
+    Python's interned copy, in place: the engine keys its dicts (variables, fields, names) by
+    them and its generated code looks them up by its own constants, which Python interns, so
+    each lookup finds its key by identity rather than comparing the characters. (A parse makes
+    new texts, and so does a tree read back from the cache.)"""
+    for n in walk(node):
+        d = n.__dict__
+        for k, v in d.items():
+            if type(v) is str:
+                if v.isidentifier():
+                    d[k] = sys.intern(v)
+            elif type(v) is list and v and type(v[0]) is str:
+                d[k] = [sys.intern(x) if type(x) is str and x.isidentifier() else x for x in v]
 
 
 def walk(node):

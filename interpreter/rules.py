@@ -87,6 +87,7 @@ def _is_enum_field(record: A.RecordDecl | None, col: str) -> bool:
 
 def compile_rules(program: A.Program, source_text: str = "") -> Rules:
     """Arrange a (merged, validated) program for execution."""
+    A.intern_names(program)
     header = program.header
     title = header.title if header else "untitled"
     lo = getattr(header, "min_players", None) or 1
