@@ -2116,8 +2116,9 @@ class Generator(Statements):
             target = node.args[0]
             if target.kind == "field":
                 o = self.ex(target.obj, fn, sc)
-                fn.emit(f"{t} = m.changed_at_key(m.field_var_key({o}, {target.name!r}, "
-                        f"{self.const(target)}))")
+                key = fn.tmp()
+                fn.emit(f"{key} = {self.field_var_key(fn, o, target)}")
+                fn.emit(f"{t} = {fn.use('st')}.changed_at.get({key}, 0)")  # (as `changed_at`)
             else:
                 fn.emit(f"{t} = m.changed_at({self.const(target)}, {fn.env}, {at})")
             return t

@@ -621,9 +621,6 @@ class Evaluator:
         """`changed_at(x)`: when the `stacked` variable x last changed (0: never)."""
         return self.state.changed_at.get(self.var_key(target, env), 0)
 
-    def changed_at_key(self, key):
-        return self.state.changed_at.get(key, 0)
-
     def bi_moved_at(self, node, *a):
         """`moved_at(x)`: when the component x last moved (0: never since the game began)."""
         if type(a[0]) is not Item:

@@ -634,6 +634,16 @@ class Statements(Routines):
             fn.emit(f"    m.side_ended({mark})")
             fn.emit(f"m.side_bounded({at})")
 
+    def field_var_key(self, fn, o: str, target) -> str:
+        """`Evaluator.field_var_key` of `o.name` (`target`), written out for a player's
+        variable when `o` is a player."""
+        call = f"m.field_var_key({o}, {target.name!r}, {self.const(target)})"
+        if target.name not in self.rules.player_vars:
+            return call
+        if o in fn.seats:
+            return f"({o}.seat, {target.name!r})"
+        return f"({o}.seat, {target.name!r}) if type({o}) is Seat else {call}"
+
     def _target_key(self, target, fn, ctx) -> str:
         """(seat or 0, name) of the state variable `x` or `p.x` a reveal names."""
         if target.kind == "name" and target.id in self.rules.global_vars:
@@ -641,7 +651,7 @@ class Statements(Routines):
         key = fn.tmp()
         if target.kind == "field":
             o = self.value(target.obj, fn, ctx)
-            fn.emit(f"{key} = m.field_var_key({o}, {target.name!r}, {self.const(target)})")
+            fn.emit(f"{key} = {self.field_var_key(fn, o, target)}")
         else:
             fn.emit(f"{key} = m.var_key({self.const(target)}, env)")  # raises: not a variable
         return key
