@@ -1042,9 +1042,13 @@ class Generator(Statements):
             fn.emit(f"{t} = {shared}" if borrow else f"{t} = list({shared})")
             if name in rules.tables:
                 fn.item_lists[t] = name
+            if not borrow:
+                fn.made_list(t)
         elif name == "players":
             fn.emit(f"{t} = {fn.use('st')}.seats" if borrow else f"{t} = list({fn.use('st')}.seats)")
             fn.seat_lists.add(t)
+            if not borrow:
+                fn.made_list(t)
         elif name in _STATE_VALUES:
             fn.emit(f"{t} = {_STATE_VALUES[name].format(st=fn.use('st'))}")
         else:

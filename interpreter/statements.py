@@ -808,12 +808,19 @@ class Statements(Routines):
         self.handler(fn, body, ctx.sc.env, names, kept, catches)
         self.unbind(fn, names, kept)
 
+    def _walked(self, fn, src: str, binding) -> str:
+        """What a `for` walks: a list of its own (`Evaluator.items_of`), which a list the code
+        has just made already is (``Function.lists``)."""
+        if src in fn.lists:
+            return src
+        return f"m.items_of({src}, '`for`', {self.const(binding)})"
+
     def st_for(self, s, fn, ctx, at):
         name = s.binding.name
         if not ctx.resumable:
             src = self.value(s.binding.source, fn, ctx, s.binding.source.kind == "name")
             items, v = fn.tmp(), fn.tmp()
-            fn.emit(f"{items} = m.items_of({src}, '`for`', {self.const(s.binding)})")
+            fn.emit(f"{items} = {self._walked(fn, src, s.binding)}")
             if src in fn.item_lists:  # the rows of a table
                 fn.items[v] = fn.item_lists[src]
             elif src in fn.likely_seat_lists:
@@ -836,7 +843,7 @@ class Statements(Routines):
 
         def start():
             src = self.value(s.binding.source, fn, ctx)
-            fn.emit(f"{items} = m.items_of({src}, '`for`', {self.const(s.binding)})")
+            fn.emit(f"{items} = {self._walked(fn, src, s.binding)}")
             fn.emit(f"{i} = 0")
         self._started(fn, ("list", "index"), [items, i], kept, ctx, [name], start)
         inner = ctx.child([name])
