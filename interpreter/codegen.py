@@ -52,6 +52,11 @@ _SAFE_BUILTINS = {"type": type, "len": len, "range": range, "list": list, "dict"
                   "AttributeError": AttributeError, "set": set, "zip": zip, "max": max,
                   "min": min}
 
+# The options of a loop over a range written as numbers, with no `where`, are one constant of
+# the module appended at once (tests turn it off to compare with the loop), up to this many
+WRITE_LISTED = True
+_LISTED_AT_ONCE = 1024
+
 # A structure `new` makes is made where it is written, when it can be (tests turn it off to
 # compare with `Evaluator.new_struct`)
 WRITE_RECORDS = True
@@ -726,15 +731,27 @@ class Generator(Statements):
                 fn.emit(f"if {oid} in seen: {oid} = m.unique_option_id({oid}, seen)")
                 fn.emit(f"seen.add({oid})")
             fn.emit(f"out.append(({oid}, {code}, ({values})))")
+            appended.append((len(fn.lines) - 1, values))
             if each_one:
                 fn.emit(f"if len(out) > {fn.use('LIMIT')}: m.too_many_options({limit})")
+        appended: list = []
         self.loops(fn, Names({}, scope), node.bindings, node.where, body, positions=positions)
+        ends = self._range_ends(node.bindings[0].source, scope) if unique \
+            and len(node.bindings) == 1 and node.where is None and WRITE_LISTED else None
+        if ends is not None and 1 <= ends[1] - ends[0] + 1 <= _LISTED_AT_ONCE:
+            self._listed_at_once(fn, *appended[0], code, ends)
         if not each_one:
             fn.emit(f"if len(out) > {fn.use('LIMIT')}: m.too_many_options({limit})")
 
     def _range_size(self, src, scope: Scope) -> int | None:
         """The number of numbers of a range whose ends are written as numbers (or constants
         written so), when it holds from 1 to 64 of them; else None."""
+        ends = self._range_ends(src, scope)
+        size = None if ends is None else ends[1] - ends[0] + 1
+        return size if size is not None and 1 <= size <= 64 else None
+
+    def _range_ends(self, src, scope: Scope) -> tuple[int, int] | None:
+        """The ends of a range written as numbers (or constants written so), else None."""
         if not _is_range(src):
             return None
         ends = []
@@ -746,8 +763,26 @@ class Generator(Statements):
                 ends.append(self.literal_consts[side.id])
             else:
                 return None
-        size = ends[1] - ends[0] + 1
-        return size if 1 <= size <= 64 else None
+        return ends[0], ends[1]
+
+    def _listed_at_once(self, fn, line: int, values: str, code: str, ends) -> None:
+        """The loop over a range written as numbers whose turns only append an option (the
+        line `line`, of the number `values`): its options are the same on every listing, so
+        they are a constant of the module, appended in one call. The range is still made as
+        written (its steps, and the limit on a list's elements). Left as it is when the loop
+        is not `for v in ...:` then that line alone (with empty lines where nothing was worked
+        out)."""
+        lines, v = fn.lines, values.rstrip(", ")
+        body = lines[line]
+        indent = body[:len(body) - len(body.lstrip())][4:]
+        head = next((i for i in range(line - 1, -1, -1) if lines[i]), None)
+        if head is None or any(lines[line + 1:]) or not (
+                lines[head].startswith(f"{indent}for {v} in ") and lines[head].endswith(":")):
+            return
+        option = self.ns[code]
+        listed = self.const(tuple((None, option, (n,)) for n in range(ends[0], ends[1] + 1)))
+        lines[head] = f"{indent}out.extend({listed})"
+        lines[line] = ""
 
     def option_label(self, option, scope: Scope):
         """A function `f(machine, env, values)` giving how an instance of `option` reads: its
