@@ -49,17 +49,23 @@ def outcome(text: str):
             sorted(st.changed_at.items(), key=repr))
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from("abcd"), st.sampled_from(PLACES),
-                          st.sampled_from(PLACES), st.booleans()), min_size=1, max_size=8))
-def test_a_move_between_lists_and_cells_is_the_take_the_put_and_the_changes(moves):
-    lines = "".join(f"    move tiles.{x} from {a} to {b}{' at top' if top else ''}\n"
+def _moved_either_way(start: str, moves) -> None:
+    """The game of `start` then the `moves` (what, from, to, at top) comes to the same whether
+    each move is made at once or as its parts one after the other."""
+    lines = "".join(f"    move {x} from {a} to {b}{' at top' if top else ''}\n"
                     for x, a, b, top in moves)
-    text = header() + TILES + "setup {\n" + FILLED + lines + "}\n"
+    text = header() + start + lines + "}\n"
     at_once = outcome(text)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Machine, "move_one", one_after_another)
         assert outcome(text) == at_once
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abcd"), st.sampled_from(PLACES),
+                          st.sampled_from(PLACES), st.booleans()), min_size=1, max_size=8))
+def test_a_move_between_lists_and_cells_is_the_take_the_put_and_the_changes(moves):
+    _moved_either_way(TILES + "setup {\n" + FILLED, [(f"tiles.{x}", *m) for x, *m in moves])
 
 
 def test_a_component_not_in_the_list_it_is_moved_from_is_refused_where_it_is_moved():
@@ -90,15 +96,10 @@ BAG_PLACES = ["pile", "row", "players[1].hand", "board[1, 1]", "a.items", "b.ite
 def test_a_structure_moved_is_the_take_the_put_and_the_changes(moves):
     """Structures too (moved at once between lists they may be stored in): the same state,
     steps, clock and errors, a structure moved into itself refused as `put` refuses it."""
-    lines = "".join(f"    move {x} from {a} to {b}{' at top' if top else ''}\n"
-                    for x, a, b, top in moves)
-    text = header() + BAGS + "setup {\n" + MADE + lines + "}\n"
-    at_once = outcome(text)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Machine, "move_one", one_after_another)
-        assert outcome(text) == at_once
+    _moved_either_way(BAGS + "setup {\n" + MADE, moves)
 
 
 def test_a_structure_moved_into_what_it_holds_is_refused():
     text = header() + BAGS + "setup {\n" + MADE + "    move a from pile to a.items\n}\n"
-    assert outcome(text)[:4] == ("error", "E0303", 19, "cannot store this value: it would contain itself")
+    assert outcome(text)[:4] == ("error", "E0303", 19,
+                                 "cannot store this value: it would contain itself")
