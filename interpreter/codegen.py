@@ -513,6 +513,10 @@ class Generator(Statements):
         self._number_globals = {name for name, d in rules.global_vars.items()
                                 if d.kind != "component_state" and holds_numbers(d)}
         self.built_records = {n.record for n in A.walk(rules.program) if n.kind == "record_lit"}
+        from .evaluator import struct_plan  # (the evaluator imports this module)
+
+        # how a structure of each record starts (`Code.struct_plans`, `Evaluator.new_struct`)
+        self.struct_plans = {name: struct_plan(r) for name, r in rules.records.items()}
         self._number_fields = {name for name, d in rules.player_vars.items()
                                if holds_numbers(d) and self._numbers_alone(name)}
         from .statements import Inlining
@@ -1749,12 +1753,11 @@ class Generator(Statements):
         with a new empty list or a value written as it is, and no field is a grid or a map
         (`Evaluator.default_for` makes one for it, given or not, and charges its steps). Else
         None: `Evaluator.new_struct` makes it."""
-        from .evaluator import FRESH_LIST, MADE, struct_plan
+        from .evaluator import FRESH_LIST, MADE
 
-        record = self.rules.records.get(node.record)
-        if not WRITE_RECORDS or record is None or not record.fields:
+        plan = self.struct_plans.get(node.record)
+        if not WRITE_RECORDS or not plan:
             return None
-        plan = struct_plan(record)
         names = [f.name for f in node.fields]
         if len(set(names)) != len(names) or not set(names) <= {p[0] for p in plan}:
             return None

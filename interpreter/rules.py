@@ -282,7 +282,6 @@ def starting_value(decl):
 def compile_code(rules: Rules) -> Code:
     from .codegen import Generator
     from .dependencies import define_reads, variables_read
-    from .evaluator import struct_plan
 
     gen = Generator(rules)
     compile_expr = gen.expr
@@ -303,7 +302,7 @@ def compile_code(rules: Rules) -> Code:
             if d.at_least is not None or d.at_most is not None:
                 code.bounds[id(d)] = tuple(early(b, scope) if b is not None else None
                                            for b in (d.at_least, d.at_most))
-    code.struct_plans = {name: struct_plan(r) for name, r in rules.records.items()}
+    code.struct_plans = gen.struct_plans
     code.stacked = frozenset(id(d) for decls in (rules.global_vars, rules.player_vars,
                                                  rules.component_vars)
                              for d in decls.values() if d.stacked)

@@ -364,11 +364,12 @@ class Statements(Routines):
             fn.emit("    " + put.format(v))
         else:
             # a plain value that is no list, map, grid or structure is stored as it is
-            fn.emit(f"if {_both(test, _storable(fn, v, decl))}:")
+            plain = _storable(fn, v, decl)
+            fn.emit(f"if {_both(test, plain)}:")
             with fn.indent():
                 w = v if clamped is None else clamped()
                 self._stored(fn, holder, name, w, key, decl)
-            if lists and _storable(fn, v, decl) != "True":
+            if lists and plain != "True":
                 fn.emit(f"elif {_both(test, f'type({v}) is list')}:")
                 fn.emit("    " + put.format(f"list({v})"))
         fn.emit("else:")
